@@ -4,7 +4,7 @@
  * to start, naming the key path. The result is deeply frozen.
  */
 import { readFileSync } from 'node:fs';
-import * as ipaddr from 'ipaddr.js';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const cidr = z.string().refine(

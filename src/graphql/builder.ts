@@ -1,0 +1,26 @@
+/**
+ * The Pothos schema builder. It defines no types: every check's object types and its query field
+ * live together in graphql/types/<area>.ts (Pothos app-layout guide).
+ */
+import SchemaBuilder from '@pothos/core';
+import type { RequestContext } from './context.js';
+
+export const builder = new SchemaBuilder<{
+  Context: RequestContext;
+  DefaultFieldNullability: false;
+  Scalars: {
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  defaultFieldNullability: false,
+});
+
+builder.queryType({
+  description: 'Every diagnostic check is a field of Query. Each selected check field costs credits (see README).',
+});
+
+builder.scalarType('JSON', {
+  description: 'Arbitrary JSON, used only where the published shape is an open map (response headers, tags, details).',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+});

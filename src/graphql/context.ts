@@ -1,0 +1,54 @@
+/**
+ * The per-request GraphQL context, shared by the GraphQL endpoint and the REST shim.
+ * Loaders are created lazily per request, so each distinct upstream question is asked once per
+ * request (decisions §9) and nothing leaks between requests.
+ */
+import type { AuthOutcome } from '../server/auth.js';
+import type { Services } from '../services.js';
+import { createLoaders, type Loaders } from './loaders.js';
+
+/** What the HTTP layer knows about the connection. */
+export interface ServerContext {
+  /** the socket's peer address (null when unknown, e.g. a test calling app.fetch without one) */
+  readonly peerAddress: string | null;
+  /** overall bound of this request (REST: per tool; GraphQL: the composite bound) */
+  readonly deadlineMs?: number;
+}
+
+export interface RequestContext {
+  readonly services: Services;
+  readonly request: Request;
+  readonly url: URL;
+  readonly peerAddress: string | null;
+  readonly auth: AuthOutcome;
+  /** aborts when the client goes away or the request's deadline passes */
+  readonly signal: AbortSignal;
+  readonly loaders: Loaders;
+  /** headers the HTTP layer adds to the response (RateLimit fields) */
+  readonly responseHeaders: Record<string, string>;
+}
+
+export function createRequestContext(args: {
+  services: Services;
+  request: Request;
+  url: URL;
+  peerAddress: string | null;
+  auth: AuthOutcome;
+  deadlineMs: number;
+  responseHeaders: Record<string, string>;
+}): RequestContext {
+  const signal = AbortSignal.any([args.request.signal, AbortSignal.timeout(args.deadlineMs)]);
+  let loaders: Loaders | undefined;
+  return {
+    services: args.services,
+    request: args.request,
+    url: args.url,
+    peerAddress: args.peerAddress,
+    auth: args.auth,
+    signal,
+    responseHeaders: args.responseHeaders,
+    get loaders() {
+      return (loaders ??= createLoaders(args.services, signal));
+    },
+  };
+}

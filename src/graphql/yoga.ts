@@ -1,0 +1,64 @@
+/**
+ * The graphql-yoga server: the one execution pipeline behind /graphql and the REST shim, so
+ * authentication, credits, error masking and loaders apply once, to both.
+ */
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { authenticate } from '../server/auth.js';
+import type { Services } from '../services.js';
+import { createRequestContext, type RequestContext, type ServerContext } from './context.js';
+import { createMaskError } from './errors.js';
+import { useCredits } from './plugins/use-credits.js';
+import { schema } from './schema.js';
+
+export const GRAPHQL_DEADLINE_MS = 30_000;
+
+export const GRAPHIQL_EXAMPLE = `# Every field is a check; each selected field costs credits.
+# Put your key in the Headers tab: {"x-api-key": "YOUR_KEY"}
+query MyConnection {
+  myIp { ip version }
+}
+`;
+
+export type NetdiagYoga = YogaServerInstance<ServerContext, RequestContext>;
+
+/** Response headers an execution asked for, by request (read by the HTTP layer). */
+export const responseHeadersOf = new WeakMap<Request, Record<string, string>>();
+
+export function createNetdiagYoga(services: Services): NetdiagYoga {
+  return createYoga<ServerContext, RequestContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: false,
+    batching: false,
+    graphiql: {
+      title: 'netdiag GraphQL explorer',
+      defaultQuery: GRAPHIQL_EXAMPLE,
+      headers: JSON.stringify({ 'x-api-key': 'YOUR_KEY' }),
+    },
+    maskedErrors: { maskError: createMaskError(services.logger) },
+    context: ({ request, peerAddress, deadlineMs }) => {
+      const url = new URL(request.url);
+      const responseHeaders: Record<string, string> = {};
+      responseHeadersOf.set(request, responseHeaders);
+      return createRequestContext({
+        services,
+        request,
+        url,
+        peerAddress,
+        auth: authenticate(request, url, services.keyring),
+        deadlineMs: deadlineMs ?? GRAPHQL_DEADLINE_MS,
+        responseHeaders,
+      });
+    },
+    plugins: [
+      useCredits(),
+      {
+        onResponse({ request, response }) {
+          const headers = responseHeadersOf.get(request);
+          if (headers) for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+        },
+      },
+    ],
+  });
+}

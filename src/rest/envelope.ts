@@ -1,0 +1,24 @@
+/** The v1 JSON envelope (api-v1.md): `{ ok, data | error, meta: { tool, version } }`. */
+export const API_VERSION = 'v1';
+
+export type Envelope =
+  | { ok: true; data: unknown; meta: { tool: string; version: string } }
+  | { ok: false; error: string; meta: { tool: string; version: string } };
+
+export function envelopeResponse(
+  tool: string,
+  status: number,
+  body: { data: unknown } | { error: string },
+  options: { headers?: Record<string, string>; head?: boolean } = {},
+): Response {
+  const envelope: Envelope =
+    'error' in body
+      ? { ok: false, error: body.error, meta: { tool, version: API_VERSION } }
+      : { ok: true, data: body.data, meta: { tool, version: API_VERSION } };
+  const json = JSON.stringify(envelope);
+  const headers = new Headers(options.headers);
+  headers.set('content-type', 'application/json; charset=utf-8');
+  headers.set('content-length', String(Buffer.byteLength(json)));
+  headers.set('cache-control', 'no-store');
+  return new Response(options.head ? null : json, { status, headers });
+}

@@ -1,0 +1,96 @@
+/**
+ * The REST shim: `GET /api/v1/<tool>` → the route's fixed document, executed through the same yoga
+ * pipeline as /graphql (getEnveloped: context, credit plugin, error masking), → the envelope.
+ * Order of refusals: 404 unknown path → 405 method → 401 key → 400 parameters → 429 credits (plugin).
+ */
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import { NetdiagError } from '../errors.js';
+import { authenticate } from '../server/auth.js';
+import type { Services } from '../services.js';
+import { GENERIC_ERROR_MESSAGE } from '../graphql/errors.js';
+import { responseHeadersOf, type NetdiagYoga } from '../graphql/yoga.js';
+import type { RequestContext } from '../graphql/context.js';
+import { envelopeResponse } from './envelope.js';
+import { QueryReader } from './query-reader.js';
+import { restRoutes, type RestRoute } from './routes.js';
+
+export const REST_PREFIX = '/api/';
+export const REST_DEADLINE_MS = 20_000;
+export const COMPOSITE_DEADLINE_MS = 30_000;
+
+/** meta.tool is the last path segment (decisions §2), also for a 404. */
+export function toolOf(pathname: string): string {
+  const segments = pathname.split('/').filter(Boolean);
+  return segments[segments.length - 1] ?? '';
+}
+
+export function restRouteFor(pathname: string): RestRoute | undefined {
+  const m = /^\/api\/v1\/([a-z][a-z-]*)\/?$/.exec(pathname);
+  return m ? restRoutes.get(m[1]!) : undefined;
+}
+
+export function createRestHandler(yoga: NetdiagYoga, services: Services) {
+  return async function handleRest(request: Request, url: URL, peerAddress: string | null): Promise<Response> {
+    const tool = toolOf(url.pathname);
+    const route = restRouteFor(url.pathname);
+    const head = request.method === 'HEAD';
+    if (!route) {
+      return envelopeResponse(tool, 404, {
+        error: /^\/api\/v1\//.test(url.pathname)
+          ? `unknown tool "${tool}": see the endpoint list at /`
+          : `unknown API version or path: endpoints live under /api/v1/`,
+      }, { head });
+    }
+    if (request.method !== 'GET' && !head) {
+      return envelopeResponse(tool, 405, { error: `method ${request.method} is not allowed: use GET` }, { headers: { Allow: 'GET, HEAD' } });
+    }
+    const auth = authenticate(request, url, services.keyring);
+    if (!auth.ok) return envelopeResponse(tool, 401, { error: auth.error.message }, { head });
+
+    let variables: Record<string, unknown>;
+    try {
+      variables = route.variables(new QueryReader(url.searchParams));
+    } catch (e) {
+      if (e instanceof NetdiagError) return envelopeResponse(tool, e.status, { error: e.message }, { head });
+      throw e;
+    }
+
+    const composite = false; // set per route when composite checks arrive (decisions §8)
+    const deadlineMs = composite ? COMPOSITE_DEADLINE_MS : REST_DEADLINE_MS;
+    const { execute, contextFactory, schema } = yoga.getEnveloped({ request, peerAddress, deadlineMs });
+    const contextValue = (await contextFactory()) as unknown as RequestContext;
+
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'deadline'>((resolve) => {
+      timer = setTimeout(() => resolve('deadline'), deadlineMs);
+    });
+    let result: ExecutionResult | 'deadline';
+    try {
+      result = await Promise.race([
+        execute({ schema, document: route.document, variableValues: variables, contextValue }) as Promise<ExecutionResult>,
+        deadline,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+    const headers = responseHeadersOf.get(request) ?? {};
+    if (result === 'deadline') {
+      return envelopeResponse(tool, 504, { error: `the check did not finish within ${deadlineMs / 1000} s` }, { headers, head });
+    }
+    const error = result.errors?.[0];
+    if (error) {
+      const { status, message } = statusOf(error, services);
+      return envelopeResponse(tool, status, { error: message }, { headers, head });
+    }
+    const data = (result.data as Record<string, unknown> | null | undefined)?.[route.field];
+    return envelopeResponse(tool, 200, { data }, { headers, head });
+  };
+}
+
+function statusOf(error: GraphQLError, services: Services): { status: number; message: string } {
+  const status = error.extensions?.status;
+  if (typeof status === 'number' && status >= 400 && status < 600) return { status, message: error.message };
+  // Errors from plugins or the executor that carry no status of ours are bugs on our side.
+  services.logger.error('rest_unmapped_error', { message: error.message });
+  return { status: 500, message: GENERIC_ERROR_MESSAGE };
+}

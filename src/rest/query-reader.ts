@@ -1,0 +1,33 @@
+/**
+ * Reads REST query parameters into GraphQL variables (decisions §6): a required parameter must be present
+ * and non-empty, no known parameter may be repeated, every value is checked for control characters and
+ * length. Unknown parameters are ignored. Field-level syntax (hostnames, URLs, ...) is the resolver's.
+ */
+import { InputError } from '../errors.js';
+import { checkParameterText, parsePort } from '../validation.js';
+
+export class QueryReader {
+  constructor(private readonly params: URLSearchParams) {}
+
+  private single(name: string): string | null {
+    const all = this.params.getAll(name);
+    if (all.length > 1) throw new InputError(name, `${name}: the parameter is repeated; pass it once`);
+    return all[0] ?? null;
+  }
+
+  required(name: string): string {
+    const v = this.single(name);
+    if (v === null || v.trim() === '') throw new InputError(name, `${name}: missing required parameter`);
+    return checkParameterText(name, v);
+  }
+
+  optional(name: string): string | null {
+    const v = this.single(name);
+    if (v === null || v.trim() === '') return null;
+    return checkParameterText(name, v);
+  }
+
+  port(name: string): number {
+    return parsePort(name, this.required(name));
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Reads the API key of a request (api-v1.md "Authentication"): the `x-api-key` header, or the
+ * `api_key` query parameter for clients that cannot set headers. Verification is the keyring's.
+ */
+import { NetdiagError } from '../errors.js';
+import type { KeyIdentity, Keyring } from './keys.js';
+
+export const MISSING_KEY_MESSAGE =
+  'missing API key: pass it in the x-api-key header or the api_key query parameter';
+
+export class AuthError extends NetdiagError {
+  constructor(message: string) {
+    super('UNAUTHENTICATED', 401, message);
+  }
+}
+
+export type AuthOutcome = { ok: true; identity: KeyIdentity } | { ok: false; error: AuthError };
+
+/** Memoised per request: the REST shim, the GraphQL context and the request log all ask. */
+const outcomes = new WeakMap<Request, AuthOutcome>();
+
+export function authenticate(request: Request, url: URL, keyring: Keyring): AuthOutcome {
+  let outcome = outcomes.get(request);
+  if (!outcome) outcomes.set(request, (outcome = verify(request, url, keyring)));
+  return outcome;
+}
+
+function verify(request: Request, url: URL, keyring: Keyring): AuthOutcome {
+  const header = request.headers.get('x-api-key');
+  const params = url.searchParams.getAll('api_key');
+  if (params.length > 1) return { ok: false, error: new AuthError('the api_key query parameter is repeated; pass it once') };
+  const key = header?.trim() || params[0]?.trim() || '';
+  if (!key) return { ok: false, error: new AuthError(MISSING_KEY_MESSAGE) };
+  if (key.length > 256) return { ok: false, error: new AuthError('invalid API key') };
+  const identity = keyring.verify(key);
+  if (!identity) return { ok: false, error: new AuthError('invalid API key: it is unknown or has been revoked') };
+  return { ok: true, identity };
+}
+
+/** The request path with the api_key value hidden, for logs (decisions §10: keys never appear in logs). */
+export function redactedPath(url: URL): string {
+  if (!url.searchParams.has('api_key')) return url.pathname + url.search;
+  const params = new URLSearchParams(url.searchParams);
+  params.set('api_key', 'REDACTED');
+  return `${url.pathname}?${params.toString()}`;
+}

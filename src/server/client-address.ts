@@ -1,0 +1,44 @@
+/**
+ * The caller's public address for my-ip / what-is-my-ip (api-v1.md rule 1, decisions §5).
+ * The peer address of the connection, unless the peer is one of our own front-end proxies
+ * (`server.trustedProxies`): then the address those proxies appended to X-Forwarded-For, read from the
+ * right and skipping further trusted proxies (a chain of our own proxies). Every other forwarding header
+ * (Forwarded, X-Real-IP, CF-Connecting-IP, ...) is ignored: a client could set them.
+ */
+import { InputError } from '../errors.js';
+import { classifyAddress, isInCidrs, normaliseIp } from '../net/address-class.js';
+import ipaddr from 'ipaddr.js';
+
+export interface ClientAddress {
+  readonly ip: string;
+  readonly version: 'IPv4' | 'IPv6';
+}
+
+export function clientAddress(peer: string | null, forwardedFor: string | null, trustedProxies: readonly string[]): ClientAddress {
+  let candidate = peer;
+  if (peer && ipaddr.isValid(peer) && trustedProxies.length > 0 && isInCidrs(peer, trustedProxies) && forwardedFor !== null) {
+    const hops = forwardedFor.split(',').map((h) => h.trim()).filter(Boolean);
+    candidate = null;
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = stripPort(hops[i]!);
+      candidate = hop;
+      if (!(ipaddr.isValid(hop) && isInCidrs(hop, trustedProxies))) break;
+    }
+  }
+  if (!candidate) throw new InputError('address', 'the connection has no client address to report');
+  if (!ipaddr.isValid(candidate)) throw new InputError('address', `the client address "${candidate.slice(0, 64)}" is malformed`);
+  const { ip, family } = normaliseIp(candidate);
+  const cls = classifyAddress(ip);
+  if (cls.special) {
+    throw new InputError('address', `the client address ${ip} is a ${cls.range} address, not a public one`);
+  }
+  return { ip, version: family === 4 ? 'IPv4' : 'IPv6' };
+}
+
+/** "1.2.3.4:5678" and "[2001:db8::1]:443" as some proxies write them. */
+function stripPort(hop: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(hop);
+  if (bracketed) return bracketed[1]!;
+  const v4port = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(hop);
+  return v4port ? v4port[1]! : hop;
+}

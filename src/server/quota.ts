@@ -1,0 +1,129 @@
+/**
+ * The credit ledger (decisions §1): an exact rolling window per key. A charge expires exactly
+ * `windowSeconds` after it was made. Check-and-charge is one atomic step of the store, so N concurrent
+ * requests with credits for M < N admit exactly M.
+ */
+export interface ChargeOutcome {
+  readonly allowed: boolean;
+  /** credits left after this outcome */
+  readonly remaining: number;
+  /** seconds until the next (oldest) charge expires and frees credits; 0 when nothing is charged */
+  readonly resetSeconds: number;
+  /** when refused: seconds until enough credits are free for this cost */
+  readonly retryAfterSeconds: number;
+  /** handle to give part of the charge back (input errors found during execution are not charged) */
+  readonly chargeId: string | null;
+}
+
+export interface QuotaStore {
+  charge(keyId: string, cost: number): Promise<ChargeOutcome>;
+  refund(keyId: string, chargeId: string, amount: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface QuotaPolicy {
+  readonly credits: number;
+  readonly windowSeconds: number;
+}
+
+interface Charge {
+  readonly id: string;
+  readonly at: number;
+  cost: number;
+}
+
+/** In-memory ledger for a single instance. Memory: at most `credits` entries per key (every charge costs ≥ 1). */
+export function createMemoryQuotaStore(policy: QuotaPolicy, now: () => number = Date.now): QuotaStore {
+  const windowMs = policy.windowSeconds * 1000;
+  const ledgers = new Map<string, Charge[]>();
+  let sequence = 0;
+
+  const live = (keyId: string, t: number): Charge[] => {
+    const list = ledgers.get(keyId);
+    if (!list) return [];
+    let expired = 0;
+    while (expired < list.length && list[expired]!.at + windowMs <= t) expired++;
+    if (expired > 0) list.splice(0, expired);
+    if (list.length === 0) ledgers.delete(keyId);
+    return list;
+  };
+
+  // Sweep keys idle for a whole window so the map does not grow with every key ever seen.
+  const sweep = setInterval(() => {
+    const t = now();
+    for (const keyId of [...ledgers.keys()]) live(keyId, t);
+  }, Math.min(windowMs, 3_600_000));
+  sweep.unref();
+
+  return {
+    async charge(keyId, cost) {
+      const t = now();
+      const list = live(keyId, t);
+      const used = list.reduce((sum, c) => sum + c.cost, 0);
+      const left = policy.credits - used;
+      if (cost > left) {
+        return {
+          allowed: false,
+          remaining: left,
+          resetSeconds: secondsUntil(list[0], windowMs, t),
+          retryAfterSeconds: retryAfter(list, cost - left, windowMs, t, policy.windowSeconds),
+          chargeId: null,
+        };
+      }
+      let chargeId: string | null = null;
+      if (cost > 0) {
+        chargeId = `${t}-${++sequence}`;
+        const entry = { id: chargeId, at: t, cost };
+        if (list.length === 0) ledgers.set(keyId, [entry]);
+        else list.push(entry);
+      }
+      const after = ledgers.get(keyId) ?? [];
+      return {
+        allowed: true,
+        remaining: left - cost,
+        resetSeconds: secondsUntil(after[0], windowMs, t),
+        retryAfterSeconds: 0,
+        chargeId,
+      };
+    },
+    async refund(keyId, chargeId, amount) {
+      const list = ledgers.get(keyId);
+      const entry = list?.find((c) => c.id === chargeId);
+      if (!entry || !list) return;
+      entry.cost = Math.max(0, entry.cost - amount);
+      if (entry.cost === 0) list.splice(list.indexOf(entry), 1);
+      if (list.length === 0) ledgers.delete(keyId);
+    },
+    async close() {
+      clearInterval(sweep);
+    },
+  };
+}
+
+function secondsUntil(oldest: Charge | undefined, windowMs: number, t: number): number {
+  return oldest ? Math.max(1, Math.ceil((oldest.at + windowMs - t) / 1000)) : 0;
+}
+
+/** Seconds until charges worth `needed` credits have expired (oldest first). */
+function retryAfter(list: readonly Charge[], needed: number, windowMs: number, t: number, windowSeconds: number): number {
+  let freed = 0;
+  for (const c of list) {
+    freed += c.cost;
+    if (freed >= needed) return Math.max(1, Math.ceil((c.at + windowMs - t) / 1000));
+  }
+  // The cost exceeds the whole allowance: it never fits. Say "a full window" rather than 0.
+  return windowSeconds;
+}
+
+/** The IETF draft RateLimit fields plus the earlier drafts' X-less trio (decisions §1). */
+export function rateLimitHeaders(policy: QuotaPolicy, outcome: ChargeOutcome): Record<string, string> {
+  const headers: Record<string, string> = {
+    'RateLimit-Policy': `"daily";q=${policy.credits};w=${policy.windowSeconds}`,
+    RateLimit: `"daily";r=${Math.max(0, outcome.remaining)};t=${outcome.resetSeconds}`,
+    'RateLimit-Limit': String(policy.credits),
+    'RateLimit-Remaining': String(Math.max(0, outcome.remaining)),
+    'RateLimit-Reset': String(outcome.resetSeconds),
+  };
+  if (!outcome.allowed) headers['Retry-After'] = String(outcome.retryAfterSeconds);
+  return headers;
+}

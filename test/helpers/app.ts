@@ -1,0 +1,67 @@
+/** Builds an in-process app with a test configuration (loopback upstreams only) and a controllable clock. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App } from '../../src/app.js';
+import { buildConfig } from '../../src/config.js';
+import { createServices, type ServiceOverrides } from '../../src/create-services.js';
+import type { Logger } from '../../src/log.js';
+import type { Services } from '../../src/services.js';
+
+export const TEST_KEY = 'test-key-0123456789';
+
+export interface TestApp {
+  app: App;
+  services: Services;
+  logs: Array<Record<string, unknown>>;
+  /** GET a path with the test key in the header (unless `key: null`) */
+  get(path: string, init?: { key?: string | null; headers?: Record<string, string>; peer?: string | null; method?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(config: Record<string, any> = {}, overrides: ServiceOverrides = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'netdiag-test-'));
+  const merged = {
+    ...config,
+    server: { dataDir, ...(config.server ?? {}) },
+    auth: { keys: [TEST_KEY], ...(config.auth ?? {}) },
+  };
+  const logs: Array<Record<string, unknown>> = [];
+  const logger: Logger = {
+    info: (event, fields) => logs.push({ level: 'info', event, ...fields }),
+    error: (event, fields) => logs.push({ level: 'error', event, ...fields }),
+  };
+  const services = await createServices(buildConfig(merged), logger, overrides);
+  const app = createApp(services);
+  return {
+    app,
+    services,
+    logs,
+    get(path, init = {}) {
+      const headers = new Headers(init.headers);
+      const key = init.key === undefined ? TEST_KEY : init.key;
+      if (key !== null) headers.set('x-api-key', key);
+      return app.fetch(new Request(`http://netdiag.test${path}`, { method: init.method ?? 'GET', headers }), {
+        peerAddress: init.peer === undefined ? '127.0.0.1' : init.peer,
+      });
+    },
+    close: () => services.close(),
+  };
+}
+
+/** POST a GraphQL operation. */
+export async function graphql(
+  t: TestApp,
+  query: string,
+  variables: Record<string, unknown> = {},
+  init: { key?: string | null; peer?: string | null; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers = new Headers({ 'content-type': 'application/json', accept: 'application/graphql-response+json', ...init.headers });
+  const key = init.key === undefined ? TEST_KEY : init.key;
+  if (key !== null) headers.set('x-api-key', key);
+  const res = await t.app.fetch(
+    new Request('http://netdiag.test/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) }),
+    { peerAddress: init.peer === undefined ? '127.0.0.1' : init.peer },
+  );
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
