@@ -24,6 +24,8 @@ export type NetdiagYoga = YogaServerInstance<ServerContext, RequestContext>;
 /** Response headers an execution asked for, by request (read by the HTTP layer). */
 export const responseHeadersOf = new WeakMap<Request, Record<string, string>>();
 
+let graphiqlPage: Promise<string> | undefined;
+
 export function createNetdiagYoga(services: Services): NetdiagYoga {
   return createYoga<ServerContext, RequestContext>({
     schema,
@@ -31,6 +33,10 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
     landingPage: false,
     logging: false,
     batching: false,
+    // GraphiQL with its assets inlined (no CDN): a self-hosted explorer must work without internet.
+    // The 9 MB bundle is imported on the first browser visit and the page rendered once.
+    renderGraphiQL: (options) =>
+      (graphiqlPage ??= import('@graphql-yoga/render-graphiql').then((m) => m.renderGraphiQL(options))),
     graphiql: {
       title: 'netdiag GraphQL explorer',
       defaultQuery: GRAPHIQL_EXAMPLE,

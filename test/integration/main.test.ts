@@ -1,0 +1,66 @@
+/**
+ * The real entry point, as `npm start` runs it (tsx, real ESM, a real socket on loopback):
+ * start, answer, log JSON lines, stop cleanly on SIGTERM; refuse to start on a bad config file.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const tsx = join(root, 'node_modules/.bin/tsx');
+
+function start(config: object | string) {
+  const dir = mkdtempSync(join(tmpdir(), 'nd-main-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config));
+  const child = spawn(tsx, ['src/main.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, NETDIAG_CONFIG: file, NETDIAG_DATA_DIR: join(dir, 'data') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const listening = new Promise<string>((resolveAddr, reject) => {
+    const timer = setInterval(() => {
+      const line = out.split('\n').find((l) => l.includes('"listening"'));
+      if (line) {
+        clearInterval(timer);
+        resolveAddr(JSON.parse(line).address);
+      }
+    }, 50);
+    void exited.then(() => {
+      clearInterval(timer);
+      reject(new Error(`exited before listening: ${err}`));
+    });
+  });
+  listening.catch(() => undefined); // only awaited by tests that expect a start
+  return { child, exited, listening, output: () => out, errors: () => err };
+}
+
+describe('npm start', () => {
+  it('serves, logs one JSON line per request, and stops on SIGTERM', async () => {
+    const s = start({ server: { host: '127.0.0.1', port: 0, trustedProxies: ['127.0.0.1/32'] }, auth: { keys: ['smoke-key-123456'] } });
+    const address = await s.listening;
+    const base = `http://${address}`;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const res = await fetch(`${base}/api/v1/my-ip?api_key=smoke-key-123456`, { headers: { 'x-forwarded-for': '93.184.216.34' } });
+    expect(await res.json()).toEqual({ ok: true, data: { ip: '93.184.216.34', version: 'IPv4' }, meta: { tool: 'my-ip', version: 'v1' } });
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    const lines = s.output().trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.find((l) => l.event === 'request' && l.tool === 'my-ip')).toMatchObject({ status: 200, path: '/api/v1/my-ip?api_key=REDACTED' });
+    expect(s.output()).not.toContain('smoke-key-123456');
+    expect(lines.at(-1).event).toBe('stopped');
+  });
+
+  it('refuses to start on an unknown config key, naming its path', async () => {
+    const s = start({ server: { port: 0 }, dns: { resolvers: [] } });
+    expect(await s.exited).toBe(78);
+    expect(s.errors()).toContain('unknown key "dns.resolvers"');
+  });
+});
