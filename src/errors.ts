@@ -38,12 +38,13 @@ export class InputError extends NetdiagError {
 export class TargetRefusedError extends NetdiagError {
   readonly address: string;
   constructor(target: string, address: string, range: string) {
+    const article = /^[aeiou]|^IPv|^NAT|^AS1/i.test(range) && !/^uni/i.test(range) ? 'an' : 'a';
     super(
       'TARGET_REFUSED',
       400,
       target === address
-        ? `target ${target} is a ${range} address; checks of private or internal addresses are refused`
-        : `target ${target} resolves to ${address}, a ${range} address; checks of private or internal addresses are refused`,
+        ? `target ${target} is ${article} ${range} address; checks of private or internal addresses are refused`
+        : `target ${target} resolves to ${address}, ${article} ${range} address; checks of private or internal addresses are refused`,
     );
     this.address = address;
   }

@@ -30,7 +30,7 @@ export function clientAddress(peer: string | null, forwardedFor: string | null, 
   const { ip, family } = normaliseIp(candidate);
   const cls = classifyAddress(ip);
   if (cls.special) {
-    throw new InputError('address', `the client address ${ip} is a ${cls.range} address, not a public one`);
+    throw new InputError('address', `the client address ${ip} is ${/^[aeiou]/i.test(cls.range) && !/^uni/i.test(cls.range) ? "an" : "a"} ${cls.range} address, not a public one`);
   }
   return { ip, version: family === 4 ? 'IPv4' : 'IPv6' };
 }
