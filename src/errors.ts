@@ -38,13 +38,13 @@ export class InputError extends NetdiagError {
 export class TargetRefusedError extends NetdiagError {
   readonly address: string;
   constructor(target: string, address: string, range: string) {
-    const article = /^[aeiou]|^IPv|^NAT|^AS1/i.test(range) && !/^uni/i.test(range) ? 'an' : 'a';
+    const article = withArticle(range);
     super(
       'TARGET_REFUSED',
       400,
       target === address
-        ? `target ${target} is ${article} ${range} address; checks of private or internal addresses are refused`
-        : `target ${target} resolves to ${address}, ${article} ${range} address; checks of private or internal addresses are refused`,
+        ? `target ${target} is ${article} address; checks of private or internal addresses are refused`
+        : `target ${target} resolves to ${address}, ${article} address; checks of private or internal addresses are refused`,
     );
     this.address = address;
   }
@@ -55,4 +55,9 @@ export class UnavailableError extends NetdiagError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('UNAVAILABLE', 503, message, options);
   }
+}
+
+/** "a loopback", "an IPv4-mapped loopback", "a unique-local": the article English wants before a range name. */
+export function withArticle(range: string): string {
+  return `${/^(?:[aeio]|u(?!ni)|IPv|NAT|AS1|RFC)/i.test(range) ? 'an' : 'a'} ${range}`;
 }

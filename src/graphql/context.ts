@@ -37,7 +37,9 @@ export function createRequestContext(args: {
   deadlineMs: number;
   responseHeaders: Record<string, string>;
 }): RequestContext {
-  const signal = AbortSignal.any([args.request.signal, AbortSignal.timeout(args.deadlineMs)]);
+  // Created on first use: checks that do no I/O (my-ip) should not pay for timers.
+  let signal: AbortSignal | undefined;
+  const getSignal = () => (signal ??= AbortSignal.any([args.request.signal, AbortSignal.timeout(args.deadlineMs)]));
   let loaders: Loaders | undefined;
   return {
     services: args.services,
@@ -45,10 +47,12 @@ export function createRequestContext(args: {
     url: args.url,
     peerAddress: args.peerAddress,
     auth: args.auth,
-    signal,
+    get signal() {
+      return getSignal();
+    },
     responseHeaders: args.responseHeaders,
     get loaders() {
-      return (loaders ??= createLoaders(args.services, signal));
+      return (loaders ??= createLoaders(args.services, getSignal()));
     },
   };
 }

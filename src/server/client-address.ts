@@ -5,7 +5,7 @@
  * right and skipping further trusted proxies (a chain of our own proxies). Every other forwarding header
  * (Forwarded, X-Real-IP, CF-Connecting-IP, ...) is ignored: a client could set them.
  */
-import { InputError } from '../errors.js';
+import { InputError, withArticle } from '../errors.js';
 import { classifyAddress, isInCidrs, normaliseIp } from '../net/address-class.js';
 import ipaddr from 'ipaddr.js';
 
@@ -30,7 +30,7 @@ export function clientAddress(peer: string | null, forwardedFor: string | null, 
   const { ip, family } = normaliseIp(candidate);
   const cls = classifyAddress(ip);
   if (cls.special) {
-    throw new InputError('address', `the client address ${ip} is ${/^[aeiou]/i.test(cls.range) && !/^uni/i.test(cls.range) ? "an" : "a"} ${cls.range} address, not a public one`);
+    throw new InputError('address', `the client address ${ip} is ${withArticle(cls.range)} address, not a public one`);
   }
   return { ip, version: family === 4 ? 'IPv4' : 'IPv6' };
 }

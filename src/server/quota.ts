@@ -32,20 +32,31 @@ interface Charge {
   cost: number;
 }
 
+/** One key's live charges, oldest first, with their running total (O(1) check, amortised O(1) expiry). */
+interface Ledger {
+  charges: Charge[];
+  used: number;
+}
+
 /** In-memory ledger for a single instance. Memory: at most `credits` entries per key (every charge costs ≥ 1). */
 export function createMemoryQuotaStore(policy: QuotaPolicy, now: () => number = Date.now): QuotaStore {
   const windowMs = policy.windowSeconds * 1000;
-  const ledgers = new Map<string, Charge[]>();
+  const ledgers = new Map<string, Ledger>();
   let sequence = 0;
 
-  const live = (keyId: string, t: number): Charge[] => {
-    const list = ledgers.get(keyId);
-    if (!list) return [];
+  /** The key's ledger with expired charges dropped (a charge expires exactly one window after it was made). */
+  const live = (keyId: string, t: number): Ledger | undefined => {
+    const ledger = ledgers.get(keyId);
+    if (!ledger) return undefined;
+    const { charges } = ledger;
     let expired = 0;
-    while (expired < list.length && list[expired]!.at + windowMs <= t) expired++;
-    if (expired > 0) list.splice(0, expired);
-    if (list.length === 0) ledgers.delete(keyId);
-    return list;
+    while (expired < charges.length && charges[expired]!.at + windowMs <= t) ledger.used -= charges[expired++]!.cost;
+    if (expired > 0) charges.splice(0, expired);
+    if (charges.length === 0) {
+      ledgers.delete(keyId);
+      return undefined;
+    }
+    return ledger;
   };
 
   // Sweep keys idle for a whole window so the map does not grow with every key ever seen.
@@ -58,41 +69,49 @@ export function createMemoryQuotaStore(policy: QuotaPolicy, now: () => number = 
   return {
     async charge(keyId, cost) {
       const t = now();
-      const list = live(keyId, t);
-      const used = list.reduce((sum, c) => sum + c.cost, 0);
-      const left = policy.credits - used;
+      const ledger = live(keyId, t);
+      const left = policy.credits - (ledger?.used ?? 0);
       if (cost > left) {
         return {
           allowed: false,
           remaining: left,
-          resetSeconds: secondsUntil(list[0], windowMs, t),
-          retryAfterSeconds: retryAfter(list, cost - left, windowMs, t, policy.windowSeconds),
+          resetSeconds: secondsUntil(ledger?.charges[0], windowMs, t),
+          retryAfterSeconds: retryAfter(ledger?.charges ?? [], cost - left, windowMs, t, policy.windowSeconds),
           chargeId: null,
         };
       }
       let chargeId: string | null = null;
+      let current = ledger;
       if (cost > 0) {
         chargeId = `${t}-${++sequence}`;
         const entry = { id: chargeId, at: t, cost };
-        if (list.length === 0) ledgers.set(keyId, [entry]);
-        else list.push(entry);
+        if (current) {
+          current.charges.push(entry);
+          current.used += cost;
+        } else {
+          current = { charges: [entry], used: cost };
+          ledgers.set(keyId, current);
+        }
       }
-      const after = ledgers.get(keyId) ?? [];
       return {
         allowed: true,
         remaining: left - cost,
-        resetSeconds: secondsUntil(after[0], windowMs, t),
+        resetSeconds: secondsUntil(current?.charges[0], windowMs, t),
         retryAfterSeconds: 0,
         chargeId,
       };
     },
     async refund(keyId, chargeId, amount) {
-      const list = ledgers.get(keyId);
-      const entry = list?.find((c) => c.id === chargeId);
-      if (!entry || !list) return;
-      entry.cost = Math.max(0, entry.cost - amount);
-      if (entry.cost === 0) list.splice(list.indexOf(entry), 1);
-      if (list.length === 0) ledgers.delete(keyId);
+      const ledger = ledgers.get(keyId);
+      // Refunds come right after the charge, so the entry is at the end: search backwards.
+      const index = ledger ? ledger.charges.findLastIndex((c) => c.id === chargeId) : -1;
+      if (!ledger || index < 0) return;
+      const entry = ledger.charges[index]!;
+      const back = Math.min(entry.cost, amount);
+      entry.cost -= back;
+      ledger.used -= back;
+      if (entry.cost === 0) ledger.charges.splice(index, 1);
+      if (ledger.charges.length === 0) ledgers.delete(keyId);
     },
     async close() {
       clearInterval(sweep);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError, TargetRefusedError } from '../../../src/errors.js';
+import { InputError, TargetRefusedError, withArticle } from '../../../src/errors.js';
 import { ProbeError } from '../../../src/probes/errors.js';
 import { createTargetGuard, type Resolve, type ResolvedAddress } from '../../../src/probes/guard.js';
 import { parseHostOrIp } from '../../../src/validation.js';
@@ -115,7 +115,7 @@ describe('createTargetGuard: IP literals', () => {
     const guard = createTargetGuard({ allow: [], resolve });
     const target = parseHostOrIp('host', value);
     const refused = await refusal(() => guard.check(target));
-    expect(refused.message).toContain(`a ${range} address`);
+    expect(refused.message).toContain(`${withArticle(range)} address`);
     expect(refused.message).toContain('checks of private or internal addresses are refused');
     expect(resolve.asked).toEqual([]);
   });
@@ -167,7 +167,7 @@ describe('createTargetGuard: hostnames', () => {
     const refused = await refusal(() => guard.check({ kind: 'hostname', hostname }));
     expect(refused.address).toBe(address);
     expect(refused.message).toBe(
-      `target ${hostname} resolves to ${address}, a ${range} address; checks of private or internal addresses are refused`,
+      `target ${hostname} resolves to ${address}, ${withArticle(range)} address; checks of private or internal addresses are refused`,
     );
   });
 
@@ -265,7 +265,7 @@ describe('assertAllowed', () => {
       caught = e;
     }
     expect(caught).toBeInstanceOf(TargetRefusedError);
-    expect((caught as TargetRefusedError).message).toContain(`target public.example resolves to ${address}, a ${range} address`);
+    expect((caught as TargetRefusedError).message).toContain(`target public.example resolves to ${address}, ${withArticle(range)} address`);
   });
 
   it.each(['', 'example.com', '2130706433', '127.1'])('fails closed on the non-canonical peer text %j', (address) => {
