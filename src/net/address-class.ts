@@ -313,8 +313,13 @@ function equivalentForms(ip: ParsedIp): ParsedIp[] {
 }
 
 /** Whether `ip` lies in any of `cidrs` (see `compileCidrs`). Throws a TypeError on malformed input. */
+/** Compiled sets by list identity: configuration lists are frozen and asked on every request. */
+const compiledLists = new WeakMap<readonly string[], CidrSet>();
+
 export function isInCidrs(ip: string, cidrs: readonly string[]): boolean {
-  return compileCidrs(cidrs).has(ip);
+  let set = compiledLists.get(cidrs);
+  if (!set) compiledLists.set(cidrs, (set = compileCidrs(cidrs)));
+  return set.has(ip);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DetailedPeerCertificate } from 'node:tls';
-import * as ipaddr from 'ipaddr.js';
+import ipaddr from 'ipaddr.js';
 
 /** A distinguished name as Node reports it: attribute short name → value(s). */
 export type DistinguishedName = Readonly<Record<string, string | readonly string[] | undefined>>;
