@@ -1,0 +1,131 @@
+/**
+ * WHOIS answer → normalised facts. Pure: no I/O, never throws on any input.
+ *
+ * WHOIS (RFC 3912) is free text, so the facts are found through data: `readEntries`
+ * turns the layouts registries use into key/value entries with their header and
+ * paragraph, the field tables (`whois/field-tables.ts`) say which keys carry which
+ * fact, and the phrase tables (`whois/phrases.ts`) hold the "not found" and "quota
+ * exceeded" wording. Supporting another registry means adding its words to a table.
+ *
+ * No npm WHOIS parser is used: the maintained ones fetch by themselves (no injected
+ * socket, time-out or byte cap) and the parse-only ones are unmaintained and cover
+ * few ccTLD layouts.
+ */
+
+import { normaliseWhoisDate } from './whois/dates.js';
+import {
+  ANSWER_META_SECTIONS,
+  CONTACT_CONTEXT,
+  CONTACT_OBJECT_DATE_KEYS,
+  CREATED_KEYS,
+  EXPIRES_IN_VALUE,
+  EXPIRES_KEYS,
+  OTHER_OBJECT_CLASSES,
+  REFERRAL_KEYS,
+  REGISTRAR_KEYS,
+  UPDATED_KEYS,
+} from './whois/field-tables.js';
+import { readEntries } from './whois/lines.js';
+import type { WhoisEntry } from './whois/lines.js';
+import { NOT_AVAILABLE_STATUS, NOT_FOUND_PHRASES, RATE_LIMIT_PHRASES, matchesAny } from './whois/phrases.js';
+import {
+  LIST_HEADERS,
+  collectNameServers,
+  findAbuseContact,
+  findDateInValues,
+  inferDateOrder,
+  isRedactedValue,
+  keepQueriedRecords,
+  pickDomainName,
+  pickFirst,
+} from './whois/select.js';
+import { cleanRegistrar, readWhoisServer } from './whois/values.js';
+import type { WhoisServer } from './whois/values.js';
+
+export { normaliseWhoisDate } from './whois/dates.js';
+export type { DateReadingOptions } from './whois/dates.js';
+export type { WhoisServer } from './whois/values.js';
+
+export interface WhoisFacts {
+  /** The registry's own "no match" / "not found" / "available" wording, and no domain facts. */
+  notFound: boolean;
+  /** A quota, rate-limit or access-denied refusal instead of an answer. */
+  rateLimited: boolean;
+  registrar: string | null;
+  /** ISO 8601 UTC timestamps ("2024-01-02T03:04:05.000Z"); a date without time is midnight UTC. */
+  creationDate: string | null;
+  updatedDate: string | null;
+  expiryDate: string | null;
+  /** Lower-case, trailing dot removed, de-duplicated, addresses after the name dropped. */
+  nameServers: string[];
+  /** The registrar's abuse contact (ICANN RAA 2013 §3.18). */
+  abuseEmail: string | null;
+  abusePhone: string | null;
+  /** Next WHOIS server to ask: IANA `refer:`/`whois:`, `Registrar WHOIS Server:`. */
+  referral: WhoisServer | null;
+  /** Personal data withheld ("REDACTED FOR PRIVACY", "Data Protected"...). */
+  redacted: boolean;
+  /** The domain as the answer states it, lower-case. */
+  domainName: string | null;
+}
+
+/** Answers are capped at 256 KiB by the probe; the parser bounds its own work the same way. */
+const MAX_PARSED_CHARS = 256 * 1024;
+
+export function parseWhois(text: string, queriedDomain?: string): WhoisFacts {
+  const bounded = text.length > MAX_PARSED_CHARS ? text.slice(0, MAX_PARSED_CHARS) : text;
+  const entries = keepQueriedRecords(readEntries(bounded, LIST_HEADERS), queriedDomain);
+  // Contact objects' own dates and names are not the domain's: leave out entries under a
+  // contact header, and a contact paragraph's record dates.
+  const domainEntries = entries.filter(
+    (entry) =>
+      !CONTACT_CONTEXT.test(entry.section) &&
+      !ANSWER_META_SECTIONS.test(entry.section) &&
+      !OTHER_OBJECT_CLASSES.test(entry.paragraphClass),
+  );
+  const domainDateEntries = domainEntries.filter(
+    (entry) => !(CONTACT_CONTEXT.test(entry.paragraphClass) && CONTACT_OBJECT_DATE_KEYS.has(entry.key)),
+  );
+  const dateOptions = inferDateOrder(entries);
+  const readDate = (entry: WhoisEntry): string | null => normaliseWhoisDate(entry.value, dateOptions);
+
+  const creationDate = pickFirst(domainDateEntries, CREATED_KEYS, readDate);
+  const updatedDate = pickFirst(domainDateEntries, UPDATED_KEYS, readDate);
+  const expiryDate =
+    pickFirst(domainDateEntries, EXPIRES_KEYS, readDate) ??
+    findDateInValues(domainDateEntries, EXPIRES_IN_VALUE, dateOptions);
+  // A registrar's name where the answer gives one, else its registry handle (NIC.CR "NIC-REG1").
+  const registrar =
+    pickFirst(domainEntries, REGISTRAR_KEYS, (entry) => cleanRegistrar(entry.value)) ??
+    pickFirst(domainEntries, REGISTRAR_KEYS, (entry) => cleanRegistrar(entry.value, { allowHandle: true }));
+  const referral = pickFirst(domainEntries, REFERRAL_KEYS, (entry) => readWhoisServer(entry.value));
+  const domainName = pickDomainName(domainEntries, queriedDomain);
+  // DK Hostmaster prints the domain itself under "DNS:"; a domain is not its own name server host.
+  const ownNames = new Set([domainName, queriedDomain?.toLowerCase()].filter((name) => name != null));
+  const nameServers = collectNameServers(domainEntries).filter((host) => !ownNames.has(host));
+  const { abuseEmail, abusePhone } = findAbuseContact(entries);
+
+  const lines = bounded.toLowerCase().split(/\r\n|\r|\n/);
+  // Facts only a registered domain has; an available one may still echo its name and a status.
+  const hasDomainFacts =
+    [creationDate, updatedDate, expiryDate, registrar].some((fact) => fact !== null) || nameServers.length > 0;
+  const rateLimited = !hasDomainFacts && matchesAny(lines, RATE_LIMIT_PHRASES);
+  const notFound =
+    !hasDomainFacts && !rateLimited && matchesAny(lines, NOT_FOUND_PHRASES) && !matchesAny(lines, NOT_AVAILABLE_STATUS);
+  const redacted = entries.some(isRedactedValue);
+
+  return {
+    notFound,
+    rateLimited,
+    registrar,
+    creationDate,
+    updatedDate,
+    expiryDate,
+    nameServers,
+    abuseEmail,
+    abusePhone,
+    referral,
+    redacted,
+    domainName,
+  };
+}
