@@ -1,6 +1,15 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  resolve: {
+    // graphql 16 ships index.js (CJS) and index.mjs without an "exports" map: Node (and so
+    // `npm start`, Pothos and yoga) loads the CJS build, while Vite would pick the .mjs for our
+    // sources — two realms, and graphql's instanceof checks fail. Use the build Node uses.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

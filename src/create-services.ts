@@ -1,27 +1,88 @@
 /** Builds the long-lived services from the configuration (production wiring; tests may override parts). */
+import { createDnsCache } from './checks/dns-cache.js';
+import { connectionSettings, type ConnectionSettings } from './checks/tls/settings.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
+import { createDnsClient, systemResolvers } from './probes/dns.js';
+import { createIpDataSource, type IpDataSource } from './probes/ipdata.js';
+import { createIpFactsCache } from './checks/ip/cache.js';
+import { loadBootstrapFile } from './checks/registry/bootstrap.js';
+import { createRegistryCache } from './checks/registry/cache.js';
+import { createRdapClient } from './probes/rdap.js';
 import { createKeyring, loadOrCreateSecret } from './server/keys.js';
 import { createMemoryQuotaStore } from './server/quota.js';
+import { createRedisQuotaStore } from './server/quota-redis.js';
+import { connectRedis } from './server/redis.js';
+import { issuancePolicy } from './server/key-issuance.js';
+import { createMetrics } from './server/metrics.js';
+import { restRoutes } from './rest/routes.js';
 import type { Services } from './services.js';
 
 export interface ServiceOverrides {
   now?: () => number;
+  /** test seam: the lab root as trust anchor, shorter connect/handshake bounds (default: Node's store, 5 s each) */
+  connections?: Partial<ConnectionSettings>;
+  /** tests: a stand-in IP data source */
+  ipData?: IpDataSource;
+  /** test seam: the port authoritative name servers are asked on (dns-propagation), default 53; tests give their lab's */
+  dnsAuthoritativePort?: number;
+  /** test seam: a stand-in ping executable (default 'ping'); the real one may only ever ping loopback in tests */
+  pingPath?: string;
+  /** test seam: the ports website-health-check treats as HTTP and HTTPS (default 80 and 443); tests give their labs' */
+  webPorts?: { http: number; https: number };
 }
 
 export async function createServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
   const now = overrides.now ?? Date.now;
   const secret = loadOrCreateSecret(config.auth.secret, config.server.dataDir);
   const keyring = createKeyring({ staticKeys: config.auth.keys, secret, revoked: config.auth.revoked });
-  const quota = createMemoryQuotaStore({ credits: config.quota.credits, windowSeconds: config.quota.windowSeconds }, now);
+  const ipData =
+    overrides.ipData ??
+    createIpDataSource({
+      source: config.ipInfo.source,
+      database: config.ipInfo.database,
+      token: config.ipInfo.token,
+      baseUrl: config.ipInfo.baseUrl,
+      timeoutMs: config.http.timeoutMs,
+    });
+  // Read once, before anything connects: an unreadable or invalid file refuses the start (ConfigError naming the path).
+  const rdapBootstrap = config.rdap.enabled ? loadBootstrapFile(config.rdap.bootstrapFile ?? undefined) : null;
+  // With store.redisUrl the ledgers live in Redis, shared by every instance (decisions §11); they use
+  // Redis' clock unless a test injects one.
+  const redis = config.store.redisUrl ? await connectRedis(config.store.redisUrl, { logger }) : null;
+  const quotaPolicy = { credits: config.quota.credits, windowSeconds: config.quota.windowSeconds };
+  const redisClock = overrides.now ? { now: overrides.now } : {};
+  const quota = redis ? createRedisQuotaStore(redis, quotaPolicy, redisClock) : createMemoryQuotaStore(quotaPolicy, now);
+  const issueLedger = redis
+    ? createRedisQuotaStore(redis, issuancePolicy(config), { ...redisClock, prefix: 'netdiag:issue:' })
+    : createMemoryQuotaStore(issuancePolicy(config), now);
   return {
     config,
     keyring,
     quota,
+    issueLedger,
+    secret,
     logger,
+    metrics: createMetrics({ tools: restRoutes.keys() }),
     now,
+    dnsClient: createDnsClient({ timeoutMs: config.dns.timeoutMs }),
+    dnsCache: createDnsCache(),
+    systemResolvers: config.dns.system.length > 0 ? config.dns.system : systemResolvers(),
+    dnsAuthoritativePort: overrides.dnsAuthoritativePort ?? 53,
+    ipData,
+    ipFactsCache: createIpFactsCache(),
+    rdapBootstrap,
+    rdapClient: config.rdap.enabled ? createRdapClient() : null,
+    registryCache: createRegistryCache({ ...(overrides.now ? { now: overrides.now } : {}), redis }),
+    pingPath: overrides.pingPath ?? 'ping',
+    webPorts: overrides.webPorts ?? { http: 80, https: 443 },
+    connections: connectionSettings(overrides.connections),
+    // config loaded (we are running) and, when configured, Redis reachable: for /readyz
+    ready: async () => (redis ? redis.ready() : { ok: true }),
     async close() {
       await quota.close();
+      await issueLedger.close();
+      await redis?.close();
     },
   };
 }

@@ -1,10 +1,19 @@
 /**
  * Everything a request may use that outlives it: configuration, the keyring, the credit ledger,
- * the logger and the probes. Built once in main.ts (composition root); tests build their own with
- * loopback upstreams.
+ * the logger, the probes and the cross-request caches. Built once in create-services.ts (from
+ * main.ts, the composition root); tests build their own with loopback upstreams.
  */
-import type { Config } from './config.js';
+import type { Config, HostPort } from './config.js';
+import type { DnsCache } from './checks/dns-cache.js';
+import type { ConnectionSettings } from './checks/tls/settings.js';
 import type { Logger } from './log.js';
+import type { Metrics } from './server/metrics.js';
+import type { DnsClient } from './probes/dns.js';
+import type { IpDataSource } from './probes/ipdata.js';
+import type { IpFactsCache } from './checks/ip/cache.js';
+import type { Bootstrap } from './checks/registry/bootstrap.js';
+import type { RegistryCache } from './checks/registry/cache.js';
+import type { RdapClient } from './probes/rdap.js';
 import type { QuotaStore } from './server/quota.js';
 import type { Keyring } from './server/keys.js';
 
@@ -12,8 +21,38 @@ export interface Services {
   readonly config: Config;
   readonly keyring: Keyring;
   readonly quota: QuotaStore;
+  /** key issuance on the developer page, by client address: `auth.issuePerIpPerDay` per rolling 24 h (decisions §10) */
+  readonly issueLedger: QuotaStore;
+  /** `auth.secret` or the generated one: signs issued keys and the developer page's form tokens */
+  readonly secret: string;
   readonly logger: Logger;
+  /** Prometheus counters and histograms of this instance (its own registry), served at /metrics */
+  readonly metrics: Metrics;
   readonly now: () => number;
+  readonly dnsClient: DnsClient;
+  readonly dnsCache: DnsCache;
+  /** `dns.system`, or the operating system's resolvers when that is empty */
+  readonly systemResolvers: readonly HostPort[];
+  /** the port authoritative name servers are asked on: 53 (a test seam, ServiceOverrides.dnsAuthoritativePort) */
+  readonly dnsAuthoritativePort: number;
+  /** trust anchors and time bounds of the TLS and TCP connection checks */
+  readonly connections: ConnectionSettings;
+  /** IP → ASN / country facts (bundled database, operator MMDB or IPinfo Lite) */
+  readonly ipData: IpDataSource;
+  /** cross-request cache of IP facts (decisions §9: 24 h) */
+  readonly ipFactsCache: IpFactsCache;
+  /** the IANA RDAP bootstrap (`rdap.bootstrapFile` or the bundled copy), read once at start; null when `rdap.enabled` is false */
+  readonly rdapBootstrap: Bootstrap | null;
+  /** the RDAP client; null when `rdap.enabled` is false */
+  readonly rdapClient: RdapClient | null;
+  /** cross-request cache of registration look-ups (decisions §9: 1 h; partial answers 5 min) */
+  readonly registryCache: RegistryCache;
+  /** the ping executable: 'ping' (iputils-ping, through the default PATH); a test seam, ServiceOverrides.pingPath */
+  readonly pingPath: string;
+  /** the ports website-health-check treats as HTTP and HTTPS: 80 and 443 (a test seam, ServiceOverrides.webPorts) */
+  readonly webPorts: { readonly http: number; readonly https: number };
+  /** readiness (for /readyz): configuration loaded, and Redis reachable when `store.redisUrl` is set */
+  ready(): Promise<{ ok: boolean; reason?: string }>;
   /** releases timers, sockets and stores */
   close(): Promise<void>;
 }

@@ -1,11 +1,12 @@
 /**
  * The per-request GraphQL context, shared by the GraphQL endpoint and the REST shim.
- * Loaders are created lazily per request, so each distinct upstream question is asked once per
+ * The check context (loaders over the probes) is created lazily per request, so each distinct upstream question is asked once per
  * request (decisions §9) and nothing leaks between requests.
  */
+import { setMaxListeners } from 'node:events';
 import type { AuthOutcome } from '../server/auth.js';
 import type { Services } from '../services.js';
-import { createLoaders, type Loaders } from './loaders.js';
+import { createCheckContext, type CheckContext } from '../checks/context.js';
 
 /** What the HTTP layer knows about the connection. */
 export interface ServerContext {
@@ -23,7 +24,8 @@ export interface RequestContext {
   readonly auth: AuthOutcome;
   /** aborts when the client goes away or the request's deadline passes */
   readonly signal: AbortSignal;
-  readonly loaders: Loaders;
+  /** the probes behind per-request loaders, for the checks' run functions */
+  readonly checks: CheckContext;
   /** headers the HTTP layer adds to the response (RateLimit fields) */
   readonly responseHeaders: Record<string, string>;
 }
@@ -39,8 +41,16 @@ export function createRequestContext(args: {
 }): RequestContext {
   // Created on first use: checks that do no I/O (my-ip) should not pay for timers.
   let signal: AbortSignal | undefined;
-  const getSignal = () => (signal ??= AbortSignal.any([args.request.signal, AbortSignal.timeout(args.deadlineMs)]));
-  let loaders: Loaders | undefined;
+  const getSignal = (): AbortSignal => {
+    if (!signal) {
+      signal = AbortSignal.any([args.request.signal, AbortSignal.timeout(args.deadlineMs)]);
+      // A composite check hands this one signal to dozens of concurrent probes, each listening for
+      // the abort: not a leak, so lift Node's default warning threshold of 10.
+      setMaxListeners(256, signal);
+    }
+    return signal;
+  };
+  let checks: CheckContext | undefined;
   return {
     services: args.services,
     request: args.request,
@@ -51,8 +61,8 @@ export function createRequestContext(args: {
       return getSignal();
     },
     responseHeaders: args.responseHeaders,
-    get loaders() {
-      return (loaders ??= createLoaders(args.services, getSignal()));
+    get checks() {
+      return (checks ??= createCheckContext(args.services, getSignal()));
     },
   };
 }

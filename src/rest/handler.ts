@@ -7,6 +7,7 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import { NetdiagError } from '../errors.js';
 import { authenticate } from '../server/auth.js';
 import type { Services } from '../services.js';
+import { checkSpecForField } from '../graphql/checks.js';
 import { GENERIC_ERROR_MESSAGE } from '../graphql/errors.js';
 import { responseHeadersOf, type NetdiagYoga } from '../graphql/yoga.js';
 import type { RequestContext } from '../graphql/context.js';
@@ -55,7 +56,8 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
       throw e;
     }
 
-    const composite = false; // set per route when composite checks arrive (decisions §8)
+    // A composite check (defineCheck({ composite: true })) gets the longer bound (decisions §8).
+    const composite = checkSpecForField(route.field)?.composite ?? false;
     const deadlineMs = composite ? COMPOSITE_DEADLINE_MS : REST_DEADLINE_MS;
     const { execute, contextFactory, schema } = yoga.getEnveloped({ request, peerAddress, deadlineMs });
     const contextValue = (await contextFactory()) as unknown as RequestContext;

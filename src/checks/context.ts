@@ -1,0 +1,136 @@
+/**
+ * What a check's `run` function may use: configuration, the request's AbortSignal, and the probes
+ * behind per-request DataLoaders (decisions §9: each distinct upstream question is asked once per
+ * request, and composite checks reuse the answers of their parts). Built lazily once per request
+ * from the long-lived services; tests build one directly with `createCheckContext`.
+ */
+import { createRequestLoader } from './request-loader.js';
+import type { Config, HostPort } from '../config.js';
+import { InputError } from '../errors.js';
+import { recordsOfType, type DnsQuery, type DnsResponse, type RecordType } from '../probes/dns.js';
+import { createTargetGuard, type ResolvedAddress, type TargetGuard } from '../probes/guard.js';
+import type { Services } from '../services.js';
+import type { IpFacts } from './ip/facts.js';
+import { createConnectionLoaders, type ConnectionLoaders } from './tls/loaders.js';
+import { createHttpLoaders, type HttpLoaders } from './http/loaders.js';
+import { createPingLoaders, type PingLoaders } from './ping/loader.js';
+import { createRegistrationLoader, type RegistrationLoader } from './registry/loader.js';
+import { observeConnectionLoaders, observeHttpLoaders, observePingLoaders } from './observed-loaders.js';
+
+export interface CheckContext extends ConnectionLoaders {
+  readonly config: Config;
+  readonly signal: AbortSignal;
+  readonly now: () => number;
+  /** the first `dns.system` server (or the operating system's resolver) */
+  readonly systemResolver: HostPort;
+  /** one DNS question: asked once per request, served from the cross-request TTL cache when fresh */
+  dns(q: DnsQuery): Promise<DnsResponse>;
+  /** one DNS question, asked once per request but never served from the cross-request cache */
+  dnsLive(q: DnsQuery): Promise<DnsResponse>;
+  /** a question to the system resolver (recursion desired) */
+  resolve(name: string, type: RecordType): Promise<DnsResponse>;
+  /** A and AAAA of a name through the system resolver; NXDOMAIN or no address gives [] */
+  addresses(name: string): Promise<ResolvedAddress[]>;
+  /** the target guard (decisions §7), resolving through `addresses` */
+  readonly guard: TargetGuard;
+  /** the port of authoritative name servers (53; Services.dnsAuthoritativePort, a test seam) */
+  readonly dnsAuthoritativePort: number;
+  /** the ports website-health-check treats as HTTP and HTTPS (80 and 443; Services.webPorts, a test seam) */
+  readonly webPorts: Services['webPorts'];
+  /** ASN / country facts of a public IP (once per request, cached 24 h across requests) */
+  ipFacts(ip: string): Promise<IpFacts>;
+  /** one guarded HTTP fetch (redirects followed, every hop checked) per (URL, body mode) per request (src/checks/http/loaders.ts) */
+  fetch: HttpLoaders['fetch'];
+  /** one ping run per checked address per request (src/checks/ping/loader.ts) */
+  ping: PingLoaders['ping'];
+  /** one RDAP/WHOIS registration look-up per registrable domain per request, cached 1 h (src/checks/registry/loader.ts) */
+  registration: RegistrationLoader['registration'];
+}
+
+const dnsKey = (q: DnsQuery) =>
+  `${q.server.host}|${q.server.port}|${q.name.toLowerCase().replace(/\.$/, '')}|${q.type}|${q.dnssecOk ? 1 : 0}${q.checkingDisabled ? 1 : 0}${q.recursionDesired === false ? 0 : 1}`;
+
+/** Per-question loaders: no batching (each question is its own packet), only de-duplication. */
+function questionLoader(ask: (q: DnsQuery) => Promise<DnsResponse>) {
+  return createRequestLoader(ask, dnsKey);
+}
+
+export function createCheckContext(services: Services, signal: AbortSignal): CheckContext {
+  const { config, dnsClient, dnsCache, metrics } = services;
+  const systemResolver = services.systemResolvers[0];
+
+  // Upstream questions are counted here, per family, by outcome (rcode) or failure kind (metrics.ts).
+  const askDns = (q: DnsQuery) => metrics.upstream('dns', () => dnsClient.query(q, { signal }), (r) => r.rcode);
+  const live = questionLoader(askDns);
+  const cached = questionLoader(async (q) => {
+    const key = dnsKey(q);
+    const hit = dnsCache.get(key);
+    metrics.cacheLookup('dns', hit !== undefined);
+    if (hit) return hit;
+    const response = await askDns(q);
+    dnsCache.set(key, response);
+    return response;
+  });
+
+  const requireResolver = (): HostPort => {
+    if (!systemResolver) throw new InputError('resolver', 'no system resolver is configured (dns.system is empty and the OS lists none)');
+    return systemResolver;
+  };
+  const resolve = (name: string, type: RecordType) => cached.load({ name, type, server: requireResolver() });
+
+  const addressLoader = createRequestLoader(async (name: string): Promise<ResolvedAddress[]> => {
+    const [a, aaaa] = await Promise.all([resolve(name, 'A'), resolve(name, 'AAAA')]);
+    return [
+      ...recordsOfType(a, name, 'A').map((r) => ({ address: r.data as string, family: 4 as const })),
+      ...recordsOfType(aaaa, name, 'AAAA').map((r) => ({ address: r.data as string, family: 6 as const })),
+    ];
+  }, (name) => name);
+  const addresses = (name: string) => addressLoader.load(name.toLowerCase().replace(/\.$/, ''));
+
+  const guard = createTargetGuard({ allow: config.targets.allow, resolve: (name) => addresses(name) });
+
+  const ipFactsLoader = createRequestLoader(async (ip: string): Promise<IpFacts> => {
+    const hit = services.ipFactsCache.get(ip);
+    metrics.cacheLookup('ip_facts', hit !== undefined);
+    if (hit) return hit;
+    // outcome: "live" (IPinfo), "database", or "fallback" (the database after a live failure)
+    const facts = await metrics.upstream('ipdata', () => services.ipData.lookup(ip, { signal }), (f) => (f.liveError === null ? f.source : 'fallback'));
+    services.ipFactsCache.set(facts);
+    return facts;
+  }, (ip) => ip);
+
+  return {
+    config,
+    signal,
+    ipFacts: (ip) => ipFactsLoader.load(ip),
+    now: services.now,
+    dnsAuthoritativePort: services.dnsAuthoritativePort,
+    webPorts: services.webPorts,
+    get systemResolver() {
+      return requireResolver();
+    },
+    dns: (q) => cached.load(q),
+    dnsLive: (q) => live.load(q),
+    resolve,
+    addresses,
+    guard,
+    // TLS handshakes and TCP port tests, once per request per question (src/checks/tls/loaders.ts)
+    // (each family observed once per distinct question for the metrics: src/checks/observed-loaders.ts)
+    ...observeConnectionLoaders(createConnectionLoaders(services.connections, (address, target) => guard.assertAllowed(address, target), signal), metrics.upstream),
+    ...observeHttpLoaders(createHttpLoaders({ http: config.http, connections: services.connections, guard, signal }), metrics.upstream),
+    ...observePingLoaders(createPingLoaders({ settings: config.ping, pingPath: services.pingPath, assertAllowed: (address, target) => guard.assertAllowed(address, target), signal }), metrics.upstream),
+    // WHOIS servers pass the target rules too (a referral must not reach into a private network)
+    ...createRegistrationLoader({
+      whois: config.whois,
+      rdap: services.rdapClient,
+      bootstrap: services.rdapBootstrap,
+      cache: services.registryCache,
+      now: services.now,
+      addresses,
+      assertAllowed: (address, target) => guard.assertAllowed(address, target),
+      signal,
+      observe: metrics.upstream,
+      cacheLookup: (hit) => metrics.cacheLookup('registry', hit),
+    }),
+  };
+}
