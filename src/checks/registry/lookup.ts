@@ -13,6 +13,7 @@
  * leaves a partial result whose `message` names the server that failed.
  */
 import net from 'node:net';
+import { domainToASCII } from 'node:url';
 import { getDomain } from 'tldts';
 import { InputError } from '../../errors.js';
 import { ProbeError, isProbeError } from '../../probes/errors.js';
@@ -82,8 +83,22 @@ const EMPTY_FACTS: Facts = {
   abusePhone: null,
 };
 
+/**
+ * A name as an A-label (RFC 5890 §2.3.2.1) in lower case without the root dot; null when
+ * it is not a valid domain name. Answers state the domain as they like: an RDAP
+ * `unicodeName`, or a WHOIS "Domain Name:" in U-labels (münchen.de), while the queried
+ * name is always in A-labels (xn--mnchen-3ya.de).
+ */
+function asALabels(name: string): string | null {
+  const ascii = domainToASCII(name.trim().replace(/\.$/, ''));
+  return ascii === '' ? null : ascii;
+}
+
+/** The same domain, whichever form (U-labels, A-labels, case, root dot) each side is written in. */
 function sameName(a: string | null | undefined, b: string): boolean {
-  return typeof a === 'string' && a.toLowerCase().replace(/\.$/, '') === b;
+  if (typeof a !== 'string') return false;
+  const left = asALabels(a);
+  return left !== null && left === asALabels(b);
 }
 
 /** Facts of several answers, most specific last: per field the last one that has it. */
@@ -171,7 +186,7 @@ async function lookupRdap(ctx: Context, baseUrl: string): Promise<RegistryResult
       const registrar = await askRdap(ctx, relatedBase);
       if (registrar.facts === null) {
         ctx.notes.push(`The registrar's RDAP server ${host} has no record of the domain; the registry's data is shown.`);
-      } else if (registrar.facts.domainName !== null && registrar.facts.domainName !== ctx.queried) {
+      } else if (registrar.facts.domainName !== null && !sameName(registrar.facts.domainName, ctx.queried)) {
         ctx.notes.push(`The registrar's RDAP server ${host} answered about another domain; the registry's data is shown.`);
       } else {
         answers.push(registrar.facts);

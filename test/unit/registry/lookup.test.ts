@@ -309,6 +309,27 @@ describe('lookupRegistration over WHOIS', () => {
     expect(result).toMatchObject({ notFound: true, source: 'WHOIS', raw: none, servers: ['whois.iana.org'], message: null });
   });
 
+  it('takes a root that answers about an IDN in U-labels as the registry (names compared as A-labels)', async () => {
+    const answer = [
+      'Domain Name: Bücher.example',
+      'Registrar: Registrar Test, LLC',
+      'Creation Date: 2020-01-01T00:00:00Z',
+      'Registry Expiry Date: 2030-01-01T00:00:00Z',
+      '',
+    ].join('\n');
+    const deps = await labs({ 'whois.nic.example': { '*': answer } });
+    const result = await lookupRegistration('www.xn--bcher-kva.example', { ...deps, whoisServer: 'whois.nic.example' });
+    expect(result).toMatchObject({
+      matchedDomain: 'xn--bcher-kva.example',
+      notFound: false,
+      registrar: 'Registrar Test, LLC',
+      creationDate: '2020-01-01T00:00:00.000Z',
+      message: null,
+      raw: answer,
+      servers: ['whois.nic.example'],
+    });
+  });
+
   it('validates the name before anything is sent', async () => {
     const deps = await labs(chain());
     for (const bad of ['example.com\r\nhelp', 'exa mple.com', '', 'a..b']) {
@@ -349,6 +370,24 @@ describe('lookupRegistration over RDAP', () => {
       servers: [`${rdapLab!.url}registry/domain/example.com`, `${rdapLab!.url}registrar/domain/example.com`],
     });
     expect(whoisLab!.queries).toHaveLength(0);
+  });
+
+  it('accepts a registrar record that names the IDN in U-labels only', async () => {
+    const registrarRecord = rdapDomain({
+      ldhName: undefined,
+      unicodeName: 'Bücher.com',
+      entities: [{ roles: ['registrar'], vcardArray: ['vcard', [['fn', {}, 'text', 'Registrar Test, LLC']]] }],
+    });
+    const deps = await labs(chain(), { '/registrar/domain/xn--bcher-kva.com': { json: registrarRecord } });
+    rdapLab!.route('/registry/domain/xn--bcher-kva.com', {
+      json: rdapDomain({
+        ldhName: 'XN--BCHER-KVA.COM',
+        links: [{ rel: 'related', type: 'application/rdap+json', href: `${rdapLab!.url}registrar/domain/xn--bcher-kva.com` }],
+      }),
+    });
+    const result = await lookupRegistration('xn--bcher-kva.com', deps);
+    expect(result).toMatchObject({ source: 'RDAP', registrar: 'Registrar Test, LLC', message: null });
+    expect(result.raw).toBe(JSON.stringify(registrarRecord, null, 2));
   });
 
   it('keeps the registry record when the registrar link fails, and says so', async () => {
