@@ -84,7 +84,14 @@ export function connectTcp(opts: TcpConnectOptions): Promise<TcpConnectOutcome> 
   });
 }
 
-export type TcpPortProbeOptions = TcpConnectOptions;
+export interface TcpPortProbeOptions extends TcpConnectOptions {
+  /**
+   * Called with socket.remoteAddress once connected, before the verdict (the target
+   * guard's re-check, decisions §7); the socket is destroyed either way and whatever it
+   * throws is passed on unchanged.
+   */
+  readonly assertRemote?: (remoteAddress: string) => void;
+}
 
 export interface TcpPortProbeResult {
   readonly state: PortState;
@@ -98,14 +105,21 @@ export interface TcpPortProbeResult {
  * closed at once); closed = refused; filtered = no answer within `timeoutMs`, or an
  * ICMP unreachable (see portStateFromConnectError). Any other connect failure means
  * the check could not run: ProbeError UNREACHABLE. Abort: ProbeError ABORTED.
+ * What `assertRemote` throws is passed on.
  */
 export async function probeTcpPort(opts: TcpPortProbeOptions): Promise<TcpPortProbeResult> {
   const upstream = formatUpstream(opts.ip, opts.port);
   const outcome = await connectTcp(opts);
   switch (outcome.kind) {
-    case 'connected':
-      outcome.socket.destroy();
+    case 'connected': {
+      const remoteAddress = outcome.socket.remoteAddress;
+      try {
+        if (remoteAddress !== undefined) opts.assertRemote?.(remoteAddress);
+      } finally {
+        outcome.socket.destroy();
+      }
       return { state: 'open', responseTimeMs: outcome.elapsedMs, error: null };
+    }
     case 'timeout':
       return { state: 'filtered', responseTimeMs: outcome.elapsedMs, error: `no answer within ${opts.timeoutMs} ms` };
     case 'failed': {

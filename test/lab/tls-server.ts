@@ -12,8 +12,10 @@ export interface LabTlsServerOptions {
   /** PEM chain to serve, leaf first (one concatenated string) */
   readonly cert: string;
   readonly key: string;
-  /** "127.0.0.1" (default) or "::1" */
+  /** "127.0.0.1" (default), "::1", or "::" for both families (dual-stack: IPv4 peers appear as ::ffff:127.0.0.1) */
   readonly host?: string;
+  /** default 0 (any free port); a fixed port such as 443 for tests of a check whose port is fixed */
+  readonly port?: number;
   readonly minVersion?: tls.SecureVersion;
   readonly maxVersion?: tls.SecureVersion;
   /** default "DEFAULT:@SECLEVEL=0" when minVersion is below TLS 1.2, else Node's */
@@ -117,7 +119,7 @@ export async function startTlsServer(opts: LabTlsServerOptions): Promise<LabTlsS
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, () => {
+    server.listen(opts.port ?? 0, host, () => {
       server.off('error', reject);
       resolve();
     });
