@@ -1,0 +1,81 @@
+/**
+ * The per-request HTTP fetch loader (decisions §9): within one request each distinct
+ * fetch — (URL without its fragment, body mode) — runs once, so a GraphQL operation that
+ * selects http-headers twice, and the composite website-health-check (whose http,
+ * redirects, security, protocol and compression parts all read one fetch), reuse the
+ * answer. A live measurement: nothing is kept beyond the request.
+ *
+ * The fetcher (src/probes/http.ts) puts every hop, the requested URL and each redirect
+ * target, through the target guard and re-checks each socket's remote address, so
+ * nothing here connects to a caller's target by itself.
+ */
+import { createRequestLoader } from '../request-loader.js';
+import type { Config } from '../../config.js';
+import type { TargetGuard } from '../../probes/guard.js';
+import { fetchGuarded, type FetchResult } from '../../probes/http.js';
+import type { ConnectionSettings } from '../tls/settings.js';
+import { createHeadEndDetector } from './open-graph.js';
+import { requestKey } from './redirects.js';
+
+/**
+ * What of the final response's body a fetch reads:
+ * - `false`: nothing (headers, status and redirects only; the body is never read);
+ * - `'head'`: an HTML (or untyped) body up to the end of its head (`</head>` or `<body>`),
+ *   at most `http.maxBodyBytes` bytes, for the tags of the head (open-graph-checker).
+ */
+export type FetchBodyMode = false | 'head';
+
+export interface HttpFetchQuestion {
+  /** an http or https URL (the validation module's parseUrl output) */
+  readonly url: URL;
+  readonly readBody: FetchBodyMode;
+}
+
+export interface HttpLoaders {
+  /**
+   * One guarded fetch with manual redirects, once per request per (URL, body mode).
+   * Rejects with ProbeError (TIMEOUT and ABORTED → 504, the rest 502), TargetRefusedError
+   * for a hop the target rules refuse, or InputError (parameter `url`) for a name without addresses.
+   */
+  fetch(url: URL, options: { readBody: FetchBodyMode }): Promise<FetchResult>;
+}
+
+export interface HttpLoaderDependencies {
+  /** config http: timeoutMs (the whole fetch, redirects included), maxRedirects, maxBodyBytes */
+  readonly http: Config['http'];
+  /** trust anchors (tests: the lab root) and the TCP connect and TLS handshake bounds */
+  readonly connections: ConnectionSettings;
+  readonly guard: TargetGuard;
+  /** the request's signal */
+  readonly signal: AbortSignal;
+}
+
+/** The identity of a fetch: the body mode and the URL as requested, fragment dropped (it is never sent). */
+export function httpFetchKey(question: HttpFetchQuestion): string {
+  return `${question.readBody === false ? 'no-body' : question.readBody} ${requestKey(question.url)}`;
+}
+
+export function createHttpLoaders(deps: HttpLoaderDependencies): HttpLoaders {
+  const fetches = createRequestLoader((q: HttpFetchQuestion) => fetchOnce(q, deps), httpFetchKey);
+  return {
+    fetch: (url, options) => fetches.load({ url, readBody: options.readBody }),
+  };
+}
+
+function fetchOnce(question: HttpFetchQuestion, deps: HttpLoaderDependencies): Promise<FetchResult> {
+  const { http, connections } = deps;
+  return fetchGuarded({
+    url: question.url,
+    guard: deps.guard,
+    timeoutMs: http.timeoutMs,
+    maxRedirects: http.maxRedirects,
+    maxBodyBytes: http.maxBodyBytes,
+    readBody: question.readBody === 'head' ? 'html' : false,
+    // A fresh detector per fetch: it keeps the tokeniser's state across chunks.
+    ...(question.readBody === 'head' ? { stopWhen: createHeadEndDetector() } : {}),
+    signal: deps.signal,
+    ...(connections.tlsCa !== undefined ? { ca: connections.tlsCa } : {}),
+    connectTimeoutMs: connections.connectTimeoutMs,
+    tlsTimeoutMs: connections.handshakeTimeoutMs,
+  });
+}
