@@ -1,0 +1,129 @@
+/**
+ * mailhealth-check: its checks (ids in api-v1.md order, labels) and the details each reports
+ * (api-v1.md, with added fields). A check that could not run reports the same keys with nothing
+ * found (null), so that clients can read details by id whatever the status.
+ */
+import type { MxHost } from '../dns/lookup-run.js';
+import type { HealthCheckStatus } from './verdict.js';
+
+export const MAIL_CHECK_IDS = ['mx', 'spf', 'dmarc', 'dkim', 'blacklist'] as const;
+export type MailCheckId = (typeof MAIL_CHECK_IDS)[number];
+
+export const MAIL_CHECK_LABELS: Readonly<Record<MailCheckId, string>> = {
+  mx: 'MX records',
+  spf: 'SPF record',
+  dmarc: 'DMARC policy',
+  dkim: 'DKIM keys',
+  blacklist: 'Blacklists',
+};
+
+export interface MxDetails {
+  /** as mx-lookup's `hosts`: by priority, each with its first address and recognised provider */
+  hosts: MxHost[] | null;
+  /** number of MX hosts (a null MX counts none) */
+  total: number | null;
+  nullMx: boolean | null;
+  rcode: 'NOERROR' | 'NXDOMAIN' | null;
+}
+
+export interface SpfDetails {
+  /** the first SPF record; "" when there is none */
+  record: string | null;
+  /** SPF records published (more than one is a permerror) */
+  recordCount: number | null;
+  /** terms of the first record after "v=spf1", as spf-checker's `mechanisms` */
+  mechanismCount: number | null;
+  /** spf-checker's evaluation: none | ok | permerror | temperror */
+  evaluation: string | null;
+  /** DNS-querying terms in the whole include tree, and the limit (RFC 7208 §4.6.4) */
+  lookupCount: number | null;
+  lookupLimit: number | null;
+}
+
+export interface DmarcDetails {
+  /** the record that applies; "" when none */
+  record: string | null;
+  /** the policy that applies to mail from the domain (none | quarantine | reject); "" when no valid record applies */
+  policy: string | null;
+  found: boolean | null;
+  /** the record is the organisational domain's (RFC 7489 §6.6.3) */
+  inherited: boolean | null;
+  /** the name whose record applies, or was asked last */
+  queriedName: string | null;
+}
+
+export interface DkimSelectorFailure {
+  selector: string;
+  reason: string;
+}
+
+export interface DkimDetails {
+  /** selectors with a DKIM key record (RFC 6376 §3.6.1), in the order checked */
+  selectorsFound: string[] | null;
+  /** every selector asked: the configured ones (dkim.selectors), then those of the providers detected */
+  selectorsChecked: string[] | null;
+  /** mail providers recognised from the MX hosts and the SPF include tree */
+  providers: string[] | null;
+  /** selectors whose question failed (their absence is unknown) */
+  failedSelectors: DkimSelectorFailure[] | null;
+}
+
+export interface BlacklistResult {
+  ip: string;
+  /** listed on at least one list */
+  listed: boolean;
+  /** names of the lists that list it */
+  listedOn: string[];
+  /** the MX hosts (or, with no MX record, the domain) that have this address */
+  hosts: string[];
+  /** lists that gave no usable answer for it (time-out, SERVFAIL, a list error code), with the reason */
+  failedLists: string[];
+}
+
+export interface BlacklistSkip {
+  /** an address, or an MX host whose addresses could not be resolved */
+  target: string;
+  reason: string;
+}
+
+export interface BlacklistDetails {
+  /** distinct IPv4 addresses asked about */
+  checkedIps: number | null;
+  /** addresses listed on at least one list */
+  listedIps: number | null;
+  /** addresses on no list (among the lists that answered: see `failedLists`) */
+  cleanIps: number | null;
+  results: BlacklistResult[] | null;
+  /** the number of lists asked for each address (dnsbl.zones) */
+  listCount: number | null;
+  /** addresses not asked about (IPv6, special-purpose) and MX hosts that could not be resolved */
+  skipped: BlacklistSkip[] | null;
+}
+
+export interface MailDetailsById {
+  mx: MxDetails;
+  spf: SpfDetails;
+  dmarc: DmarcDetails;
+  dkim: DkimDetails;
+  blacklist: BlacklistDetails;
+}
+
+export interface MailFinding<D> {
+  status: HealthCheckStatus;
+  summary: string;
+  /** why the check could not run (status `error`) */
+  error?: string;
+  details: D;
+}
+
+/** The details of a check that could not run: the same keys, nothing found. */
+export function mailDetailsNotMeasured<K extends MailCheckId>(id: K): MailDetailsById[K] {
+  const empty: MailDetailsById = {
+    mx: { hosts: null, total: null, nullMx: null, rcode: null },
+    spf: { record: null, recordCount: null, mechanismCount: null, evaluation: null, lookupCount: null, lookupLimit: null },
+    dmarc: { record: null, policy: null, found: null, inherited: null, queriedName: null },
+    dkim: { selectorsFound: null, selectorsChecked: null, providers: null, failedSelectors: null },
+    blacklist: { checkedIps: null, listedIps: null, cleanIps: null, results: null, listCount: null, skipped: null },
+  };
+  return empty[id];
+}

@@ -1,0 +1,254 @@
+/**
+ * mailhealth-check: the awaiting part. Five parts — mx, spf, dmarc, dkim, blacklist — run at once
+ * on the request's check context, reusing the single checks' run functions (mx-lookup, spf-checker,
+ * dmarc-checker, dkim-checker, dns-blacklist-checker) and so their per-request loaders: each distinct
+ * DNS question is asked once (decisions §9), whichever parts need it. The rules are mail-rules.ts's,
+ * the verdict verdict.ts's.
+ *
+ * Dependencies, each arrow one DNS round trip (the benchmark's critical path):
+ * - mx: MX → A/AAAA of every exchange;
+ * - blacklist: MX → A/AAAA of every exchange → one A question per address per list (→ the list's
+ *   TXT for a listing); with no MX record (not a null MX), the domain's own addresses (implicit
+ *   MX, RFC 5321 §5.1) take the exchanges' place;
+ * - spf: TXT → TXT of each include/redirect target → … (spf-prefetch.ts makes siblings parallel);
+ * - dmarc: _dmarc.<domain> TXT → _dmarc.<organisational domain> TXT when the first has none;
+ * - dkim: the configured selectors (dkim.selectors) at once; the selectors of the providers seen in
+ *   the MX exchanges and in the include/redirect targets of the domain's own SPF record
+ *   (providers.ts) one round trip later. Providers included deeper in the SPF tree are not
+ *   looked for: that would hold the DKIM part until the whole tree is walked.
+ *
+ * A part that fails (a question it cannot do without fails) or is still running after
+ * `partBoundMs` is that part's `error` with the reason; the others report as usual. A part whose
+ * facts are only partly there (one DKIM selector or one list failed) reports what it has.
+ */
+import { NetdiagError } from '../../errors.js';
+import { recordsOfType } from '../../probes/dns.js';
+import type { ResolvedAddress } from '../../probes/guard.js';
+import type { CheckContext } from '../context.js';
+import { runDnsblCheck } from '../dns/dnsbl-run.js';
+import { runMxLookup } from '../dns/lookup-run.js';
+import { runDkimCheck, runDmarcCheck, runSpfCheck, spfLookups, txtLookup } from '../mail/auth-run.js';
+import { inferProviders } from '../mail/providers.js';
+import { parseSpfRecord, selectSpfRecords, spfIncludeTargets } from '../mail/spf.js';
+import { MAIL_CHECK_IDS, MAIL_CHECK_LABELS, type BlacklistSkip, type MailCheckId, type MailDetailsById, type MailFinding } from './mail-details.js';
+import {
+  blacklistFinding,
+  dkimFinding,
+  dmarcFinding,
+  MAIL_PART_BOUND_MS,
+  mailNotRunFinding,
+  mxFinding,
+  specialPurpose,
+  spfFinding,
+  type BlacklistAddressFacts,
+  type BlacklistFacts,
+  type DkimFacts,
+  type DkimSelectorOutcome,
+} from './mail-rules.js';
+import { prefetchSpfTree } from './spf-prefetch.js';
+import { verdictOf, type HealthCheckStatus, type Verdict } from './verdict.js';
+
+export interface MailHealthCheck<K extends MailCheckId = MailCheckId> {
+  id: K;
+  label: string;
+  status: HealthCheckStatus;
+  summary: string;
+  /** why the check could not run (status `error`); null otherwise */
+  error: string | null;
+  details: MailDetailsById[K];
+}
+
+export interface MailHealthResult {
+  domain: string;
+  verdict: Verdict;
+  /** in api-v1.md order: mx, spf, dmarc, dkim, blacklist */
+  checks: MailHealthCheck[];
+}
+
+export interface MailHealthOptions {
+  /** how long each part may run, from the start (default MAIL_PART_BOUND_MS) */
+  partBoundMs?: number;
+}
+
+/** The domain's MX answer as the parts need it: exchange names, and whether it is a null MX. */
+interface MxNames {
+  exchanges: string[];
+  nullMx: boolean;
+  rcode: 'NOERROR' | 'NXDOMAIN';
+}
+
+export async function runMailHealth(ctx: CheckContext, domain: string, options: MailHealthOptions = {}): Promise<MailHealthResult> {
+  const boundMs = options.partBoundMs ?? MAIL_PART_BOUND_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<'bound'>((resolve) => {
+    timer = setTimeout(() => resolve('bound'), boundMs);
+  });
+
+  try {
+    const mxNames = exchangesOf(ctx, domain);
+    // whether the domain takes mail at all; unknown (the MX question failed) reads as "it does"
+    const nullMx = mxNames.then((m) => m.nullMx, () => false);
+    const rootSpf = rootSpfIncludes(ctx, domain);
+
+    const spf = runSpfCheck(ctx, domain);
+    // never rejects on a DNS failure (the walk reports those); anything else the walk meets too
+    prefetchSpfTree(spfLookups(ctx), domain).catch(() => undefined);
+
+    const parts: { [K in MailCheckId]: Promise<MailFinding<MailDetailsById[K]>> } = {
+      mx: runMxLookup(ctx, domain).then(mxFinding),
+      spf: Promise.all([spf, nullMx]).then(([result, isNull]) => spfFinding(result, isNull)),
+      dmarc: Promise.all([runDmarcCheck(ctx, domain), nullMx]).then(([result, isNull]) => dmarcFinding(result, isNull)),
+      dkim: dkimFacts(ctx, domain, mxNames, rootSpf, nullMx).then(dkimFinding),
+      blacklist: blacklistFacts(ctx, domain, mxNames).then(blacklistFinding),
+    };
+
+    const checks = await Promise.all(MAIL_CHECK_IDS.map((id) => settle(id, parts[id], bound, boundMs)));
+    return { domain, verdict: verdictOf(checks), checks };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One part's finding as a check; its failure or its running past the bound is its `error`. */
+async function settle<K extends MailCheckId>(
+  id: K,
+  part: Promise<MailFinding<MailDetailsById[K]>>,
+  bound: Promise<'bound'>,
+  boundMs: number,
+): Promise<MailHealthCheck<K>> {
+  let finding: MailFinding<MailDetailsById[K]>;
+  try {
+    const outcome = await Promise.race([part, bound]);
+    finding = outcome === 'bound' ? mailNotRunFinding(id, `it did not finish within ${boundMs / 1000} s`) : outcome;
+  } catch (e) {
+    // An upstream that failed or timed out (ProbeError), or no system resolver (InputError), is this
+    // part's finding; anything else is a bug and fails the request (500).
+    if (!(e instanceof NetdiagError)) throw e;
+    finding = mailNotRunFinding(id, e.message);
+  }
+  return { id, label: MAIL_CHECK_LABELS[id], status: finding.status, summary: finding.summary, error: finding.error ?? null, details: finding.details };
+}
+
+async function exchangesOf(ctx: CheckContext, domain: string): Promise<MxNames> {
+  const response = await ctx.resolve(domain, 'MX');
+  const mx = recordsOfType(response, domain, 'MX').map((r) => r.data as { preference: number; exchange: string });
+  const isRoot = (exchange: string) => exchange === '' || exchange === '.';
+  return {
+    // RFC 7505 §3: a null MX is the only MX record, with the exchange "."
+    nullMx: mx.length === 1 && isRoot(mx[0]!.exchange),
+    exchanges: [...mx]
+      .filter((m) => !isRoot(m.exchange))
+      .sort((a, b) => a.preference - b.preference || a.exchange.localeCompare(b.exchange))
+      .map((m) => m.exchange.toLowerCase().replace(/\.$/, '')),
+    rcode: response.rcode,
+  };
+}
+
+/** include and redirect targets of the domain's first SPF record (its TXT answer is the SPF part's first question). */
+async function rootSpfIncludes(ctx: CheckContext, domain: string): Promise<string[]> {
+  const answer = await txtLookup(ctx)(domain);
+  const record = selectSpfRecords(answer.rcode === 'NXDOMAIN' ? [] : answer.records)[0];
+  return record === undefined ? [] : spfIncludeTargets(parseSpfRecord(record).terms);
+}
+
+/**
+ * Every configured selector at once; then the selectors of the providers detected, those not
+ * asked yet. Evidence that cannot be had (a failed MX or TXT question) is evidence of nothing:
+ * the other parts report that failure.
+ */
+async function dkimFacts(
+  ctx: CheckContext,
+  domain: string,
+  mxNames: Promise<MxNames>,
+  rootSpf: Promise<string[]>,
+  nullMx: Promise<boolean>,
+): Promise<DkimFacts> {
+  const asked = new Map<string, Promise<DkimSelectorOutcome>>();
+  const probe = (selectors: readonly string[]) => {
+    for (const selector of selectors) {
+      if (asked.has(selector)) continue;
+      const outcome = runDkimCheck(ctx, domain, selector).then(
+        (result): DkimSelectorOutcome => ({ selector, result }),
+        (e: unknown): DkimSelectorOutcome => {
+          if (e instanceof NetdiagError) return { selector, failure: e.message };
+          throw e;
+        },
+      );
+      // a bug's rejection is rethrown by the Promise.all below, possibly after this function's next await
+      outcome.catch(() => undefined);
+      asked.set(selector, outcome);
+    }
+  };
+  probe(ctx.config.dkim.selectors);
+  const [exchanges, includes] = await Promise.all([
+    mxNames.then((m) => m.exchanges, () => []),
+    rootSpf.catch(() => []),
+  ]);
+  const inference = inferProviders(exchanges, includes);
+  probe(inference.selectors);
+  return { nullMx: await nullMx, outcomes: await Promise.all(asked.values()), providers: inference.providers };
+}
+
+/**
+ * The IPv4 addresses of every MX exchange (all of them, not only the first), each asked about on
+ * every list once however many exchanges share it, in the order of the exchanges' priority.
+ * Special-purpose addresses are not asked about: public lists do not list them, and the mx part
+ * reports them. With no MX record the domain's own addresses stand in (RFC 5321 §5.1).
+ */
+async function blacklistFacts(ctx: CheckContext, domain: string, mxNames: Promise<MxNames>): Promise<BlacklistFacts> {
+  const mx = await mxNames;
+  const listCount = ctx.config.dnsbl.zones.length;
+  const implicitMx = !mx.nullMx && mx.exchanges.length === 0;
+  if (mx.nullMx || (implicitMx && mx.rcode === 'NXDOMAIN')) return { nullMx: mx.nullMx, implicitMx, addresses: [], skipped: [], listCount };
+  const hosts = implicitMx ? [domain] : mx.exchanges;
+
+  const checks = new Map<string, ReturnType<typeof runDnsblCheck>>();
+  const resolved = await Promise.all(
+    hosts.map(async (host): Promise<{ host: string; addresses: ResolvedAddress[] } | { host: string; failure: string }> => {
+      let addresses: ResolvedAddress[];
+      try {
+        addresses = await ctx.addresses(host);
+      } catch (e) {
+        if (e instanceof NetdiagError) return { host, failure: e.message };
+        throw e;
+      }
+      // each address's lists are asked as soon as the address is known, not after every exchange
+      for (const a of addresses) {
+        if (a.family === 4 && specialPurpose(a.address) === null && !checks.has(a.address)) {
+          checks.set(a.address, runDnsblCheck(ctx, { kind: 'ip', ip: a.address, family: 4 }));
+        }
+      }
+      return { host, addresses };
+    }),
+  );
+
+  const listsOf = new Map(await Promise.all([...checks].map(async ([ip, check]) => [ip, (await check).results] as const)));
+  const byIp = new Map<string, BlacklistAddressFacts>();
+  const skipped: BlacklistSkip[] = [];
+  const skippedIps = new Set<string>();
+  for (const entry of resolved) {
+    if ('failure' in entry) {
+      skipped.push({ target: entry.host, reason: entry.failure });
+      continue;
+    }
+    for (const { address, family } of entry.addresses) {
+      const lists = listsOf.get(address);
+      if (lists !== undefined) {
+        const facts = byIp.get(address) ?? { ip: address, hosts: [], lists };
+        if (!facts.hosts.includes(entry.host)) facts.hosts.push(entry.host);
+        byIp.set(address, facts);
+      } else if (!skippedIps.has(address)) {
+        skippedIps.add(address);
+        const range = specialPurpose(address);
+        skipped.push({
+          target: address,
+          reason:
+            family === 6
+              ? `IPv6 address of ${entry.host}: block lists are checked for IPv4 addresses`
+              : `${range} address of ${entry.host}: public block lists do not list it`,
+        });
+      }
+    }
+  }
+  return { nullMx: false, implicitMx, addresses: [...byIp.values()], skipped, listCount };
+}

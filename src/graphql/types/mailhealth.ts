@@ -1,0 +1,186 @@
+/**
+ * mailhealth-check: its checks' details, typed per check id through a union, on the shared
+ * HealthCheck / HealthVerdict types of health.ts, and the query field.
+ */
+import type {
+  BlacklistDetails,
+  BlacklistResult,
+  BlacklistSkip,
+  DkimDetails,
+  DkimSelectorFailure,
+  DmarcDetails,
+  MailCheckId,
+  MxDetails,
+  SpfDetails,
+} from '../../checks/health/mail-details.js';
+import { runMailHealth, type MailHealthCheck, type MailHealthResult } from '../../checks/health/mail-run.js';
+import { BLACKLIST_LISTINGS_CRITICAL, MAIL_PART_BOUND_MS, SPF_LOOKUPS_NEAR_LIMIT } from '../../checks/health/mail-rules.js';
+import type { MxHost } from '../../checks/dns/lookup-run.js';
+import { parseHostname } from '../../validation.js';
+import { builder } from '../builder.js';
+import { defineCheck } from '../checks.js';
+import { DnsRcode } from './dns.js';
+import { HealthCheckRef, HealthVerdictRef } from './health.js';
+
+const MailMxHost = builder.objectRef<MxHost>('MailMxHost').implement({
+  description: 'An MX host as mx-lookup reports it.',
+  fields: (t) => ({
+    priority: t.exposeInt('priority'),
+    exchange: t.exposeString('exchange'),
+    ip: t.exposeString('ip', { description: 'First IPv4 address of the exchange (else its first IPv6); "" when it has none.' }),
+    provider: t.exposeString('provider', { nullable: true, description: 'Mail provider recognised from the exchange name.' }),
+  }),
+});
+
+const MailMxDetails = builder.objectRef<MxDetails>('MailMxDetails').implement({
+  description:
+    'mx — critical: the domain does not exist (NXDOMAIN), or no MX host has an address; info: a null MX ("MX 0 .", RFC 7505: the domain takes no mail); ' +
+    'warning: no MX record (senders fall back to the domain\'s address, RFC 5321 §5.1), some MX host without an address, or an MX address that is special-purpose (private, loopback…, RFC 6890); ok otherwise.',
+  fields: (t) => ({
+    hosts: t.field({ type: [MailMxHost], nullable: true, description: 'Sorted by priority, lowest first.', resolve: (d) => d.hosts }),
+    total: t.exposeInt('total', { nullable: true, description: 'Number of MX hosts; 0 for a null MX.' }),
+    nullMx: t.exposeBoolean('nullMx', { nullable: true, description: 'RFC 7505 null MX: the domain accepts no mail.' }),
+    rcode: t.field({ type: DnsRcode, nullable: true, resolve: (d) => d.rcode }),
+  }),
+});
+
+const MailSpfDetails = builder.objectRef<SpfDetails>('MailSpfDetails').implement({
+  description:
+    'spf, first rule that matches — critical: no SPF record (a null-MX domain: warning, publish "v=spf1 -all"), a permerror (several records, syntax, over 10 DNS-querying terms or 2 void lookups, an include without a record; RFC 7208), or "+all"; ' +
+    `warning: a temperror (a DNS failure inside the include tree), "?all" or no "all" and no redirect=, ${SPF_LOOKUPS_NEAR_LIMIT} or more DNS-querying terms, or the ptr mechanism; info: any other remark of spf-checker; ok otherwise.`,
+  fields: (t) => ({
+    record: t.exposeString('record', { nullable: true, description: 'The first SPF record; "" when there is none.' }),
+    recordCount: t.exposeInt('recordCount', { nullable: true, description: 'SPF records published; more than one is a permerror.' }),
+    mechanismCount: t.exposeInt('mechanismCount', { nullable: true, description: 'Terms of the first record after "v=spf1" (as spf-checker\'s `mechanisms`).' }),
+    evaluation: t.exposeString('evaluation', { nullable: true, description: 'spf-checker\'s evaluation: none, ok, permerror or temperror.' }),
+    lookupCount: t.exposeInt('lookupCount', { nullable: true, description: 'DNS-querying terms in the whole include tree.' }),
+    lookupLimit: t.exposeInt('lookupLimit', { nullable: true, description: 'RFC 7208 §4.6.4: 10.' }),
+  }),
+});
+
+const MailDmarcDetails = builder.objectRef<DmarcDetails>('MailDmarcDetails').implement({
+  description:
+    'dmarc, first rule that matches — critical: several DMARC records (none applies) or an invalid one; warning: no record at _dmarc.<domain> nor at the organisational domain, ' +
+    'or a null-MX domain whose policy is not reject; info: p=none (monitoring only), or pct under 100; ok: quarantine or reject.',
+  fields: (t) => ({
+    record: t.exposeString('record', { nullable: true, description: 'The record that applies; "" when none.' }),
+    policy: t.exposeString('policy', {
+      nullable: true,
+      description: 'The policy for mail from this domain (none, quarantine or reject: sp= when inherited from the organisational domain); "" when no valid record applies.',
+    }),
+    found: t.exposeBoolean('found', { nullable: true }),
+    inherited: t.exposeBoolean('inherited', { nullable: true, description: "The organisational domain's record applies (RFC 7489 §6.6.3)." }),
+    queriedName: t.exposeString('queriedName', { nullable: true, description: 'The name whose record applies, or was asked last.' }),
+  }),
+});
+
+const MailDkimFailure = builder.objectRef<DkimSelectorFailure>('MailDkimSelectorFailure').implement({
+  fields: (t) => ({
+    selector: t.exposeString('selector'),
+    reason: t.exposeString('reason', { description: 'Why its question failed (time-out, SERVFAIL…): whether it has a key is unknown.' }),
+  }),
+});
+
+const MailDkimDetails = builder.objectRef<DkimDetails>('MailDkimDetails').implement({
+  description:
+    'dkim — selectors cannot be listed, so only the selectors checked can be found: dkim.selectors, then the defaults of the mail providers recognised in the MX hosts and in the domain\'s own SPF record. ' +
+    'ok: a usable key; info: a usable key with a remark (short RSA key, testing mode), or no key on a null-MX domain; warning: no key among the selectors checked (never critical), keys that cannot verify (revoked, errors), or a key with errors beside a usable one; error: every selector\'s question failed.',
+  fields: (t) => ({
+    selectorsFound: t.exposeStringList('selectorsFound', { nullable: true, description: 'Selectors with a DKIM key record, in the order checked.' }),
+    selectorsChecked: t.exposeStringList('selectorsChecked', { nullable: true, description: 'Every selector asked: the configured ones first, then the providers\'.' }),
+    providers: t.exposeStringList('providers', { nullable: true, description: 'Mail providers recognised from the MX hosts and the SPF record\'s include/redirect targets.' }),
+    failedSelectors: t.field({ type: [MailDkimFailure], nullable: true, resolve: (d) => d.failedSelectors }),
+  }),
+});
+
+const MailBlacklistResult = builder.objectRef<BlacklistResult>('MailBlacklistResult').implement({
+  fields: (t) => ({
+    ip: t.exposeString('ip'),
+    listed: t.exposeBoolean('listed', { description: 'Listed on at least one list.' }),
+    listedOn: t.exposeStringList('listedOn', { description: 'Names of the lists that list it.' }),
+    hosts: t.exposeStringList('hosts', { description: 'The MX hosts with this address (with no MX record: the domain).' }),
+    failedLists: t.exposeStringList('failedLists', { description: '"<list>: <reason>" for each list that gave no usable answer (time-out, SERVFAIL, a list error code).' }),
+  }),
+});
+
+const MailBlacklistSkip = builder.objectRef<BlacklistSkip>('MailBlacklistSkip').implement({
+  fields: (t) => ({
+    target: t.exposeString('target', { description: 'An address, or an MX host whose addresses could not be resolved.' }),
+    reason: t.exposeString('reason'),
+  }),
+});
+
+const MailBlacklistDetails = builder.objectRef<BlacklistDetails>('MailBlacklistDetails').implement({
+  description:
+    'blacklist — every IPv4 address of every MX host (with no MX record, of the domain itself), each asked once on every list of dnsbl.zones; IPv6 and special-purpose addresses are not asked about. ' +
+    `critical: an address listed on ${BLACKLIST_LISTINGS_CRITICAL} list or more; info: a null MX, no IPv4 address to check, or nothing listed while some list gave no usable answer; ` +
+    'error: no list answered, or no MX host could be resolved; ok: nothing listed.',
+  fields: (t) => ({
+    checkedIps: t.exposeInt('checkedIps', { nullable: true, description: 'Distinct IPv4 addresses asked about.' }),
+    listedIps: t.exposeInt('listedIps', { nullable: true }),
+    cleanIps: t.exposeInt('cleanIps', { nullable: true, description: 'Addresses on no list that answered (checkedIps − listedIps).' }),
+    results: t.field({ type: [MailBlacklistResult], nullable: true, description: 'By MX priority.', resolve: (d) => d.results }),
+    listCount: t.exposeInt('listCount', { nullable: true, description: 'Lists asked for each address.' }),
+    skipped: t.field({ type: [MailBlacklistSkip], nullable: true, resolve: (d) => d.skipped }),
+  }),
+});
+
+const DETAILS_TYPE_OF = {
+  mx: MailMxDetails,
+  spf: MailSpfDetails,
+  dmarc: MailDmarcDetails,
+  dkim: MailDkimDetails,
+  blacklist: MailBlacklistDetails,
+} as const;
+
+/** Which check a details object belongs to, recorded as the `details` field hands it out (union resolution). */
+const detailsOwner = new WeakMap<object, MailCheckId>();
+
+const MailCheckDetails = builder.unionType('MailCheckDetails', {
+  description: "A mail check's details: the type follows the check's id (MailMxDetails for mx, …). A check that could not run has every field null.",
+  types: Object.values(DETAILS_TYPE_OF),
+  resolveType: (details) => {
+    const id = detailsOwner.get(details);
+    if (id === undefined) throw new Error('mailhealth-check details without their check');
+    return DETAILS_TYPE_OF[id];
+  },
+});
+
+const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').implement({
+  description: 'One check of mailhealth-check. id: mx, spf, dmarc, dkim or blacklist (in this order); each details type states its rule.',
+  interfaces: [HealthCheckRef],
+  fields: (t) => ({
+    details: t.field({
+      type: MailCheckDetails,
+      resolve: (c) => {
+        detailsOwner.set(c.details, c.id);
+        return c.details;
+      },
+    }),
+  }),
+});
+
+const MailHealthCheckRef = builder.objectRef<MailHealthResult>('MailHealthCheck').implement({
+  fields: (t) => ({
+    domain: t.exposeString('domain', { description: 'The domain checked (lower-case A-label).' }),
+    verdict: t.field({ type: HealthVerdictRef, resolve: (r) => r.verdict }),
+    checks: t.field({ type: [MailCheckRef], resolve: (r) => r.checks }),
+  }),
+});
+
+builder.queryField('mailhealthCheck', (t) =>
+  t.field({
+    type: MailHealthCheckRef,
+    description:
+      'MX, SPF, DMARC, DKIM and blacklist checks of a domain in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). ' +
+      `The parts run concurrently and share the single checks' DNS questions, each asked once; a part that fails, or is still running ${MAIL_PART_BOUND_MS / 1000} s after the start, is that check's error and the others still report.`,
+    args: { domain: t.arg.string({ required: true }) },
+    resolve: defineCheck({
+      field: 'mailhealthCheck',
+      tool: 'mailhealth-check',
+      composite: true,
+      parse: (args: { domain: string }) => parseHostname('domain', args.domain),
+      run: (domain, ctx) => runMailHealth(ctx.checks, domain),
+    }),
+  }),
+);

@@ -1,0 +1,374 @@
+/**
+ * mailhealth-check end to end, against a loopback DNS lab as the system resolver (playing the
+ * domains, their providers and the block lists): a healthy domain, a broken one, a null-MX domain,
+ * failing and slow parts, and each distinct DNS question asked once per request.
+ */
+import { setMaxListeners } from 'node:events';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCheckContext } from '../../src/checks/context.js';
+import { runMailHealth } from '../../src/checks/health/mail-run.js';
+import { checkSpecForField } from '../../src/graphql/checks.js';
+import { createTestApp, graphql, type TestApp } from '../helpers/app.js';
+import { openApiMismatches } from '../helpers/openapi.js';
+import { rr, startDnsLab, type DnsLab } from '../lab/dns-server.js';
+
+const META = { tool: 'mailhealth-check', version: 'v1' };
+const ED25519 = 'v=DKIM1; k=ed25519; p=11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=';
+
+let lab: DnsLab;
+let t: TestApp;
+
+// Public-looking addresses, used only as labels of questions to the loopback lab: nothing connects to them.
+beforeAll(async () => {
+  lab = await startDnsLab({
+    authoritative: false,
+    records: [
+      // healthy.test: two MX hosts sharing an address, SPF with an include, DMARC reject, a DKIM key at a configured selector
+      rr.mx('healthy.test', 10, 'mx1.healthy.test'),
+      rr.mx('healthy.test', 20, 'mx2.healthy.test'),
+      rr.a('mx1.healthy.test', '1.2.3.4'),
+      rr.a('mx2.healthy.test', '1.2.3.5'),
+      rr.a('mx2.healthy.test', '1.2.3.4'),
+      rr.txt('healthy.test', 'v=spf1 mx include:_spf.provider.test -all'),
+      rr.txt('healthy.test', 'site-verification=abc'),
+      rr.txt('_spf.provider.test', 'v=spf1 ip4:198.51.100.0/24 ~all'),
+      rr.txt('_dmarc.healthy.test', 'v=DMARC1; p=reject; rua=mailto:dmarc@healthy.test'),
+      rr.txt('s1._domainkey.healthy.test', ED25519),
+      // broken.test: two SPF records (one including Google's), no DMARC, a listed MX address, a key at Google's selector
+      rr.mx('broken.test', 10, 'mx.broken.test'),
+      rr.a('mx.broken.test', '1.2.3.9'),
+      rr.txt('broken.test', 'v=spf1 include:_spf.google.com ~all'),
+      rr.txt('broken.test', 'v=spf1 mx -all'),
+      rr.txt('_spf.google.com', 'v=spf1 ip4:35.190.247.0/24 ~all'),
+      rr.txt('google._domainkey.broken.test', ED25519),
+      rr.a('9.3.2.1.bl.test', '127.0.0.2'),
+      rr.txt('9.3.2.1.bl.test', 'Listed: spam source'),
+      // nullmx.test: takes no mail and says so everywhere
+      rr.mx('nullmx.test', 0, '.'),
+      rr.txt('nullmx.test', 'v=spf1 -all'),
+      rr.txt('_dmarc.nullmx.test', 'v=DMARC1; p=reject'),
+      // partial.test: the second MX host's address question fails; the first has a private address too
+      rr.mx('partial.test', 10, 'mx1.partial.test'),
+      rr.mx('partial.test', 20, 'mx2.partial.test'),
+      rr.mx('partial.test', 30, 'internal.partial.test'),
+      rr.a('mx1.partial.test', '1.2.3.6'),
+      rr.aaaa('mx1.partial.test', '2001:4860::6'),
+      rr.a('mx2.partial.test', '1.2.3.7'),
+      rr.a('internal.partial.test', '10.1.2.3'),
+      rr.txt('partial.test', 'v=spf1 mx -all'),
+      rr.txt('_dmarc.partial.test', 'v=DMARC1; p=quarantine'),
+    ],
+  });
+  t = await createTestApp({
+    dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 1000 },
+    dnsbl: {
+      zones: [
+        { zone: 'bl.test', name: 'Lab BL' },
+        { zone: 'spam.test', name: 'Spam List' },
+      ],
+    },
+    dkim: { selectors: ['default', 's1'] },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await lab.close();
+});
+beforeEach(() => {
+  lab.clearQueries();
+  lab.clearBehaviours();
+  t.services.dnsCache.clear();
+});
+
+const rest = async (domain: string) => {
+  const res = await t.get(`/api/v1/mailhealth-check?domain=${encodeURIComponent(domain)}`);
+  return { status: res.status, body: await res.json(), headers: res.headers };
+};
+const checkOf = (body: any, id: string) => body.data.checks.find((c: any) => c.id === id);
+const questions = () => lab.queries.map((q) => `${q.type} ${q.name}`);
+
+describe('mailhealth-check', () => {
+  it('a healthy domain: every check ok, exact shape, each DNS question asked once, 3 credits', async () => {
+    const { status, body, headers } = await rest('Healthy.TEST.');
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      ok: true,
+      meta: META,
+      data: {
+        domain: 'healthy.test',
+        verdict: { status: 'ok', headline: 'All 5 checks passed', summary: 'No problems found in 5 checks.' },
+        checks: [
+          {
+            id: 'mx',
+            label: 'MX records',
+            status: 'ok',
+            summary: '2 MX hosts with addresses; mail goes first to mx1.healthy.test, priority 10.',
+            error: null,
+            details: {
+              hosts: [
+                { priority: 10, exchange: 'mx1.healthy.test', ip: '1.2.3.4', provider: null },
+                { priority: 20, exchange: 'mx2.healthy.test', ip: '1.2.3.5', provider: null },
+              ],
+              total: 2,
+              nullMx: false,
+              rcode: 'NOERROR',
+            },
+          },
+          {
+            id: 'spf',
+            label: 'SPF record',
+            status: 'ok',
+            summary: 'One valid SPF record ending in "-all", using 2 of 10 DNS lookups.',
+            error: null,
+            details: {
+              record: 'v=spf1 mx include:_spf.provider.test -all',
+              recordCount: 1,
+              mechanismCount: 3,
+              evaluation: 'ok',
+              lookupCount: 2,
+              lookupLimit: 10,
+            },
+          },
+          {
+            id: 'dmarc',
+            label: 'DMARC policy',
+            status: 'ok',
+            summary: 'The DMARC policy is reject.',
+            error: null,
+            details: {
+              record: 'v=DMARC1; p=reject; rua=mailto:dmarc@healthy.test',
+              policy: 'reject',
+              found: true,
+              inherited: false,
+              queriedName: '_dmarc.healthy.test',
+            },
+          },
+          {
+            id: 'dkim',
+            label: 'DKIM keys',
+            status: 'ok',
+            summary: 'DKIM key found for s1 among the 2 selectors checked (default and s1).',
+            error: null,
+            details: { selectorsFound: ['s1'], selectorsChecked: ['default', 's1'], providers: [], failedSelectors: [] },
+          },
+          {
+            id: 'blacklist',
+            label: 'Blacklists',
+            status: 'ok',
+            summary: 'No listing found for 2 addresses on 2 lists.',
+            error: null,
+            details: {
+              checkedIps: 2,
+              listedIps: 0,
+              cleanIps: 2,
+              results: [
+                { ip: '1.2.3.4', listed: false, listedOn: [], hosts: ['mx1.healthy.test', 'mx2.healthy.test'], failedLists: [] },
+                { ip: '1.2.3.5', listed: false, listedOn: [], hosts: ['mx2.healthy.test'], failedLists: [] },
+              ],
+              listCount: 2,
+              skipped: [],
+            },
+          },
+        ],
+      },
+    });
+    expect(openApiMismatches('mailhealth-check', 200, body)).toEqual([]);
+    expect(headers.get('ratelimit-remaining')).toBe('297');
+    // every part's questions, each once: MX is shared by mx, blacklist, dkim and SPF's "mx",
+    // the exchanges' addresses by mx and blacklist, 1.2.3.4 (two exchanges) is asked about once per list
+    expect(questions().sort()).toEqual(
+      [
+        'MX healthy.test',
+        'A mx1.healthy.test',
+        'AAAA mx1.healthy.test',
+        'A mx2.healthy.test',
+        'AAAA mx2.healthy.test',
+        'TXT healthy.test',
+        'TXT _spf.provider.test',
+        'TXT _dmarc.healthy.test',
+        'TXT default._domainkey.healthy.test',
+        'TXT s1._domainkey.healthy.test',
+        'A 4.3.2.1.bl.test',
+        'A 4.3.2.1.spam.test',
+        'A 5.3.2.1.bl.test',
+        'A 5.3.2.1.spam.test',
+      ].sort(),
+    );
+  });
+
+  it('a broken domain: two SPF records and a listed MX address are critical, no DMARC a warning; DKIM found at the selector of the provider in SPF', async () => {
+    const { status, body } = await rest('broken.test');
+    expect(status).toBe(200);
+    expect(openApiMismatches('mailhealth-check', 200, body)).toEqual([]);
+    expect(body.data.checks.map((c: any) => [c.id, c.status])).toEqual([
+      ['mx', 'ok'],
+      ['spf', 'critical'],
+      ['dmarc', 'warning'],
+      ['dkim', 'ok'],
+      ['blacklist', 'critical'],
+    ]);
+    expect(checkOf(body, 'spf')).toMatchObject({
+      summary: 'The domain publishes 2 SPF records, so receivers treat SPF as an error (permerror, RFC 7208 §4.5), as if there were none; merge them into one record.',
+      details: { record: 'v=spf1 include:_spf.google.com ~all', recordCount: 2, mechanismCount: 2, evaluation: 'permerror' },
+    });
+    expect(checkOf(body, 'dmarc')).toMatchObject({
+      summary: expect.stringMatching(/^No DMARC record, so receivers apply no policy .* publish one at _dmarc\.broken\.test/),
+      details: { record: '', policy: '', found: false, inherited: false, queriedName: '_dmarc.broken.test' },
+    });
+    expect(checkOf(body, 'dkim').details).toEqual({
+      selectorsFound: ['google'],
+      selectorsChecked: ['default', 's1', 'google'],
+      providers: ['Google Workspace'],
+      failedSelectors: [],
+    });
+    expect(checkOf(body, 'blacklist')).toMatchObject({
+      summary: '1.2.3.9 (mx.broken.test) on Lab BL: receivers using that list reject or junk mail from it; find the cause (an open relay, a compromised account) and request delisting from each list.',
+      details: {
+        checkedIps: 1,
+        listedIps: 1,
+        cleanIps: 0,
+        results: [{ ip: '1.2.3.9', listed: true, listedOn: ['Lab BL'], hosts: ['mx.broken.test'], failedLists: [] }],
+      },
+    });
+    expect(body.data.verdict).toEqual({
+      status: 'critical',
+      headline: '2 critical problems (SPF record and Blacklists) and 1 warning (DMARC policy)',
+      summary: expect.stringMatching(/^SPF record: The domain publishes 2 SPF records.* Blacklists: 1\.2\.3\.9 .* DMARC policy: No DMARC record/),
+    });
+    const asked = questions();
+    expect(new Set(asked).size).toBe(asked.length);
+    // the listing's explanation is asked for (dns-blacklist-checker's rule), the clean list's is not
+    expect(asked).toContain('TXT 9.3.2.1.bl.test');
+    expect(asked).not.toContain('TXT 9.3.2.1.spam.test');
+  });
+
+  it('a null-MX domain: mx, dkim and blacklist are info, nothing is asked about mail hosts', async () => {
+    const { status, body } = await rest('nullmx.test');
+    expect(status).toBe(200);
+    expect(openApiMismatches('mailhealth-check', 200, body)).toEqual([]);
+    expect(body.data.checks.map((c: any) => [c.id, c.status])).toEqual([
+      ['mx', 'info'],
+      ['spf', 'ok'],
+      ['dmarc', 'ok'],
+      ['dkim', 'info'],
+      ['blacklist', 'info'],
+    ]);
+    expect(checkOf(body, 'mx').details).toEqual({ hosts: [], total: 0, nullMx: true, rcode: 'NOERROR' });
+    expect(checkOf(body, 'blacklist')).toMatchObject({
+      summary: 'The domain takes no mail (null MX), so there is no mail server address to check.',
+      details: { checkedIps: 0, listedIps: 0, cleanIps: 0, results: [], skipped: [] },
+    });
+    expect(body.data.verdict.status).toBe('ok');
+    expect(body.data.verdict.headline).toBe('All 5 checks passed, with 3 notes');
+    expect(questions().sort()).toEqual(
+      ['MX nullmx.test', 'TXT nullmx.test', 'TXT _dmarc.nullmx.test', 'TXT default._domainkey.nullmx.test', 'TXT s1._domainkey.nullmx.test'].sort(),
+    );
+  });
+
+  it('a part that fails is error naming the upstream; the others still report, and the verdict counts it as a warning', async () => {
+    lab.setBehaviour('_dmarc.healthy.test', { servfail: true }, 'TXT');
+    const { status, body } = await rest('healthy.test');
+    expect(status).toBe(200);
+    expect(openApiMismatches('mailhealth-check', 200, body)).toEqual([]);
+    expect(body.data.checks.map((c: any) => [c.id, c.status])).toEqual([
+      ['mx', 'ok'],
+      ['spf', 'ok'],
+      ['dmarc', 'error'],
+      ['dkim', 'ok'],
+      ['blacklist', 'ok'],
+    ]);
+    const dmarc = checkOf(body, 'dmarc');
+    expect(dmarc.error).toBe(`DNS server 127.0.0.1:${lab.port} answered TXT _dmarc.healthy.test with rcode SERVFAIL`);
+    expect(dmarc.summary).toMatch(/^This check could not run \(DNS server 127\.0\.0\.1:\d+ answered TXT _dmarc\.healthy\.test with rcode SERVFAIL\)/);
+    expect(dmarc.details).toEqual({ record: null, policy: null, found: null, inherited: null, queriedName: null });
+    expect(body.data.verdict).toMatchObject({ status: 'warning', headline: '1 check could not run (DMARC policy)' });
+  });
+
+  it('an MX host that cannot be resolved fails the mx part; blacklist checks the rest and says what it skipped', async () => {
+    lab.setBehaviour('mx2.partial.test', { servfail: true }, 'A');
+    const { body } = await rest('partial.test');
+    expect(checkOf(body, 'mx')).toMatchObject({ status: 'error', error: expect.stringMatching(/answered A mx2\.partial\.test with rcode SERVFAIL/) });
+    const blacklist = checkOf(body, 'blacklist');
+    expect(blacklist.status).toBe('info');
+    expect(blacklist.summary).toMatch(/^No listing found for 1 address on 2 lists, but mx2\.partial\.test could not be resolved\.$/);
+    expect(blacklist.details.results.map((r: any) => r.ip)).toEqual(['1.2.3.6']);
+    expect(blacklist.details.skipped).toEqual([
+      { target: '2001:4860::6', reason: 'IPv6 address of mx1.partial.test: block lists are checked for IPv4 addresses' },
+      { target: 'mx2.partial.test', reason: expect.stringMatching(/SERVFAIL/) },
+      { target: '10.1.2.3', reason: expect.stringMatching(/^private[^:]* address of internal\.partial\.test: public block lists do not list it$/) },
+    ]);
+    // nothing is asked about the private address
+    expect(questions().filter((q) => q.includes('3.2.1.10.'))).toEqual([]);
+  });
+
+  it('a special-purpose MX address is a warning of the mx check', async () => {
+    const { body } = await rest('partial.test');
+    expect(checkOf(body, 'mx')).toMatchObject({
+      status: 'warning',
+      summary: expect.stringMatching(/^internal\.partial\.test \(10\.1\.2\.3, private[^)]*\) is not reachable from the Internet/),
+    });
+  });
+
+  it('a part still running at its bound is error; the others report in time', async () => {
+    // under dns.timeoutMs (1000), so the question itself does not fail: only the part's bound ends it
+    lab.setBehaviour('_dmarc.healthy.test', { delayMs: 900 }, 'TXT');
+    const signal = AbortSignal.timeout(10_000);
+    setMaxListeners(100, signal);
+    const started = performance.now();
+    const ctx = createCheckContext(t.services, signal);
+    const result = await runMailHealth(ctx, 'healthy.test', { partBoundMs: 300 });
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(result.checks.map((c) => [c.id, c.status])).toEqual([
+      ['mx', 'ok'],
+      ['spf', 'ok'],
+      ['dmarc', 'error'],
+      ['dkim', 'ok'],
+      ['blacklist', 'ok'],
+    ]);
+    expect(result.checks[2]!.error).toBe('it did not finish within 0.3 s');
+    expect(result.verdict.status).toBe('warning');
+    // let the straggler (and its re-send) finish here, not in the next test's question counts
+    await ctx.resolve('_dmarc.healthy.test', 'TXT');
+  });
+
+  it('through GraphQL too, priced as one composite check', async () => {
+    expect(checkSpecForField('mailhealthCheck')).toMatchObject({ tool: 'mailhealth-check', composite: true });
+    const res = await graphql(
+      t,
+      `query ($d: String!) { mailhealthCheck(domain: $d) { domain verdict { status } checks { id status error details { __typename ... on MailDkimDetails { selectorsFound } } } } }`,
+      { d: 'healthy.test' },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.mailhealthCheck).toEqual({
+      domain: 'healthy.test',
+      verdict: { status: 'ok' },
+      checks: [
+        { id: 'mx', status: 'ok', error: null, details: { __typename: 'MailMxDetails' } },
+        { id: 'spf', status: 'ok', error: null, details: { __typename: 'MailSpfDetails' } },
+        { id: 'dmarc', status: 'ok', error: null, details: { __typename: 'MailDmarcDetails' } },
+        { id: 'dkim', status: 'ok', error: null, details: { __typename: 'MailDkimDetails', selectorsFound: ['s1'] } },
+        { id: 'blacklist', status: 'ok', error: null, details: { __typename: 'MailBlacklistDetails' } },
+      ],
+    });
+  });
+
+  it('rejects a missing or invalid domain with a 400 naming the parameter, asks nothing and charges nothing', async () => {
+    const fresh = await createTestApp({ dns: { system: [`127.0.0.1:${lab.port}`] } });
+    try {
+      const missing = await fresh.get('/api/v1/mailhealth-check');
+      expect(missing.status).toBe(400);
+      expect(await missing.json()).toEqual({ ok: false, error: 'domain: missing required parameter', meta: META });
+      for (const domain of ['localhost', '1.2.3.4', 'exa mple.test']) {
+        const res = await fresh.get(`/api/v1/mailhealth-check?domain=${encodeURIComponent(domain)}`);
+        expect(res.status).toBe(400);
+        expect((await res.json()).error).toMatch(/^domain: /);
+      }
+      expect(lab.queries).toHaveLength(0);
+      const ok = await fresh.get('/api/v1/mailhealth-check?domain=nullmx.test');
+      expect(ok.headers.get('ratelimit-remaining')).toBe('297');
+    } finally {
+      await fresh.close();
+    }
+  });
+});
