@@ -7,7 +7,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { NetdiagError } from '../../errors.js';
-import { rateLimitHeaders } from '../../server/quota.js';
+import { rateLimitHeaders, type ChargeOutcome } from '../../server/quota.js';
 import type { RequestContext } from '../context.js';
 import { priceOperation } from '../pricing.js';
 
@@ -34,7 +34,15 @@ export function useCredits(): Plugin<RequestContext> {
       const { quota, config } = ctx.services;
       const policy = { credits: config.quota.credits, windowSeconds: config.quota.windowSeconds };
       {
-        const outcome = await quota.charge(keyId, price.total);
+        let outcome: ChargeOutcome;
+        try {
+          outcome = await quota.charge(keyId, price.total);
+        } catch (e) {
+          // The ledger could not be asked (Redis down: UnavailableError, 503). Fail closed: nothing runs.
+          if (!(e instanceof NetdiagError)) throw e;
+          setResultAndStopExecution({ errors: [requestError(e.code, e.status, e.message)] });
+          return undefined;
+        }
         const headers = rateLimitHeaders(policy, outcome);
         Object.assign(ctx.responseHeaders, headers);
         if (!outcome.allowed) {
@@ -50,6 +58,7 @@ export function useCredits(): Plugin<RequestContext> {
           });
           return undefined;
         }
+        for (const f of price.fields) ctx.services.metrics.creditsCharged(f.tool, f.cost);
         return {
           async onExecuteDone({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) {
             if (!outcome.chargeId || Symbol.asyncIterator in result) return;
@@ -58,7 +67,14 @@ export function useCredits(): Plugin<RequestContext> {
             );
             const refund = price.fields.filter((f) => failed.has(f.responseKey)).reduce((s, f) => s + f.cost, 0);
             if (refund === 0) return;
-            await quota.refund(keyId, outcome.chargeId, refund);
+            try {
+              await quota.refund(keyId, outcome.chargeId, refund);
+            } catch (e) {
+              // The check has run; a refund the ledger could not take leaves the caller charged (never the reverse).
+              ctx.services.logger.error('refund_failed', { keyId, credits: refund, message: (e as Error).message });
+              return;
+            }
+            for (const f of price.fields) if (failed.has(f.responseKey)) ctx.services.metrics.creditsRefunded(f.tool, f.cost);
             Object.assign(ctx.responseHeaders, rateLimitHeaders(policy, { ...outcome, remaining: outcome.remaining + refund }));
           },
         };
