@@ -1,18 +1,50 @@
 /**
- * One JSON line per event on stdout. Small on purpose: the request log carries tool, status, duration
- * and the key *id*; the key itself never reaches a log line (decisions §10).
+ * Structured JSON logs on stdout, one line per event, written by pino:
+ *   {"level":"info","time":"2026-11-22T01:00:00.000Z","requestId":"…","tool":"my-ip",…,"event":"request"}
+ * The request log carries the request id, tool, status, duration and the key *id*; the key itself
+ * never reaches a log line (decisions §10): paths are logged through `redactedPath`, headers are not
+ * logged at all, and as a second line of defence pino censors fields that are named like a key.
+ *
+ * Callers see only this small interface, so tests can collect events in an array and the logging
+ * library stays replaceable.
  */
+import { pino, stdTimeFunctions, type DestinationStream } from 'pino';
+
 export interface Logger {
   info(event: string, fields?: Record<string, unknown>): void;
   error(event: string, fields?: Record<string, unknown>): void;
+  /** writes out buffered lines now (before process.exit) */
+  flush?(): void;
 }
 
-export function createJsonLogger(write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
-  const emit = (level: string, event: string, fields?: Record<string, unknown>) =>
-    write(`${JSON.stringify({ time: new Date().toISOString(), level, event, ...fields })}\n`);
+/** Field paths censored in every line: a key passed in by mistake still prints as REDACTED. */
+export const REDACTED_FIELDS = ['apiKey', 'api_key', 'key', 'headers["x-api-key"]', 'headers.authorization'];
+
+/**
+ * `write` receives whole lines (tests, benchmarks); by default lines go to stdout through pino's
+ * buffered destination; call `flush()` before process.exit().
+ */
+export function createJsonLogger(write?: (line: string) => void): Logger {
+  const destination: DestinationStream = write ? { write } : pino.destination({ dest: 1, sync: false });
+  const log = pino(
+    {
+      // No pid or hostname on every line: the process supervisor knows which instance wrote it.
+      base: null,
+      messageKey: 'event',
+      timestamp: stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_FIELDS, censor: 'REDACTED' },
+    },
+    destination,
+  );
   return {
-    info: (event, fields) => emit('info', event, fields),
-    error: (event, fields) => emit('error', event, fields),
+    info: (event, fields) => log.info(fields ?? {}, event),
+    error: (event, fields) => log.error(fields ?? {}, event),
+    flush() {
+      // sonic-boom's synchronous flush: process.exit() would otherwise drop the last lines.
+      const stream = destination as DestinationStream & { flushSync?: () => void };
+      stream.flushSync?.();
+    },
   };
 }
 

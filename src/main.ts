@@ -8,14 +8,19 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createJsonLogger } from './log.js';
 import { createServices } from './create-services.js';
+import { enableProcessMetrics } from './server/metrics.js';
 
 const SHUTDOWN_GRACE_MS = 25_000;
 
 async function main(): Promise<void> {
   const logger = createJsonLogger();
   let config;
+  let services;
   try {
     config = loadConfig();
+    // Services read files named by the configuration (RDAP bootstrap, IP database): a bad one is a
+    // configuration error too, reported the same way.
+    services = await createServices(config, logger);
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`netdiag: refusing to start: invalid configuration\n${e.message}\n`);
@@ -23,7 +28,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const services = await createServices(config, logger);
+  enableProcessMetrics(services.metrics);
   const app = createApp(services);
   const adapter = createServerAdapter<{ req: import('node:http').IncomingMessage }>((request, ctx) =>
     app.fetch(request, { peerAddress: ctx.req.socket.remoteAddress ?? null }),
@@ -49,11 +54,13 @@ async function main(): Promise<void> {
     server.close(async () => {
       await services.close();
       logger.info('stopped', {});
+      logger.flush?.();
       process.exit(0);
     });
     server.closeIdleConnections();
     setTimeout(() => {
       logger.error('shutdown_forced', { afterMs: SHUTDOWN_GRACE_MS });
+      logger.flush?.();
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
   };

@@ -42,7 +42,8 @@ function start(config: object | string) {
   return { child, exited, listening, output: () => out, errors: () => err };
 }
 
-describe('npm start', () => {
+// Each case starts a real process (tsx compiles on start): generous bounds for a loaded CI machine.
+describe('npm start', { timeout: 60_000 }, () => {
   it('serves, logs one JSON line per request, and stops on SIGTERM', async () => {
     const s = start({ server: { host: '127.0.0.1', port: 0, trustedProxies: ['127.0.0.1/32'] }, auth: { keys: ['smoke-key-123456'] } });
     const address = await s.listening;
@@ -62,5 +63,12 @@ describe('npm start', () => {
     const s = start({ server: { port: 0 }, dns: { resolvers: [] } });
     expect(await s.exited).toBe(78);
     expect(s.errors()).toContain('unknown key "dns.resolvers"');
+  });
+
+  it('refuses to start on an unreadable file the configuration names, without a stack trace', async () => {
+    const s = start({ server: { port: 0 }, rdap: { bootstrapFile: '/nonexistent/dns.json' } });
+    expect(await s.exited).toBe(78);
+    expect(s.errors()).toContain('/nonexistent/dns.json');
+    expect(s.errors()).not.toMatch(/\n\s+at /);
   });
 });

@@ -1,0 +1,175 @@
+/**
+ * Prometheus metrics (prom-client), served at /metrics in the text exposition format.
+ *
+ * One registry per Services instance, never prom-client's global one: several apps in one process
+ * (the tests, a benchmark) keep their own counts and never collide on metric names.
+ *
+ * Every label value comes from a small closed set — the tools of the route table, the probe
+ * families, the error kinds and codes, the cache names — so nothing a caller sends can add series
+ * (an unknown path is counted as tool "other", not under its own name).
+ */
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { NetdiagError } from '../errors.js';
+import { isProbeError } from '../probes/errors.js';
+
+/** Each family is one kind of upstream question, instrumented in one place (the per-request loaders). */
+export type UpstreamFamily = 'dns' | 'whois' | 'rdap' | 'tls' | 'tcp' | 'http' | 'ping' | 'ipdata';
+
+/** The cross-request caches (decisions §9). */
+export type CacheName = 'dns' | 'ip_facts' | 'registry';
+
+/**
+ * Runs one upstream question and counts it: by outcome when it answers (`outcomeOf`, e.g. a DNS
+ * rcode or a port state; "ok" by default), by failure kind when it throws. The answer or the
+ * error is passed on unchanged.
+ */
+export type ObserveUpstream = <T>(family: UpstreamFamily, ask: () => Promise<T>, outcomeOf?: (answer: T) => string) => Promise<T>;
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** one HTTP request answered: its tool (route), status and duration; a 429 also counts as a quota refusal */
+  request(tool: string, status: number, seconds: number): void;
+  readonly upstream: ObserveUpstream;
+  /** one lookup in a cross-request cache */
+  cacheLookup(cache: CacheName, hit: boolean): void;
+  /** credits taken for a check (at charge time) */
+  creditsCharged(tool: string, credits: number): void;
+  /** credits given back for a check that ended in an input error or a refused target */
+  creditsRefunded(tool: string, credits: number): void;
+}
+
+/** Tools that are not in the REST route table but have routes of their own (src/app.ts). */
+const APP_TOOLS = ['graphql', 'healthz', 'readyz', 'metrics', 'openapi', 'developer-page', 'key-issuance'] as const;
+
+/** Label value for a path that is no known tool (404s and the like). */
+export const OTHER_TOOL = 'other';
+
+/**
+ * From a millisecond loopback answer to the 30 s bound of a composite check (decisions §8).
+ * Seconds, as Prometheus names them.
+ */
+const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30];
+const UPSTREAM_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10];
+
+/** `tools`: the REST tool names (the route table's keys); anything else is counted as "other". */
+export function createMetrics(options: { tools: Iterable<string> }): Metrics {
+  const known = new Set<string>([...options.tools, ...APP_TOOLS]);
+  const toolLabel = (tool: string) => (known.has(tool) ? tool : OTHER_TOOL);
+  const registry = new Registry();
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: 'netdiag_requests_total',
+    help: 'HTTP requests answered, by tool (a REST tool name, or graphql, healthz, readyz, metrics, openapi, developer-page, key-issuance, other) and status code.',
+    labelNames: ['tool', 'status'] as const,
+    registers,
+  });
+  const requestSeconds = new Histogram({
+    name: 'netdiag_request_duration_seconds',
+    help: 'Time from receiving a request to having its response, by tool.',
+    labelNames: ['tool'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const quotaExceeded = new Counter({
+    name: 'netdiag_quota_exceeded_total',
+    help: 'Requests refused with 429 because the key had too few credits left, by tool.',
+    labelNames: ['tool'] as const,
+    registers,
+  });
+  const upstreamQuestions = new Counter({
+    name: 'netdiag_upstream_questions_total',
+    help: 'Questions sent upstream (each distinct question once per request; cache hits are not questions), by family and outcome: how it was answered (DNS rcode, port state, ping status, IP data source, ok) or failed.',
+    labelNames: ['family', 'outcome'] as const,
+    registers,
+  });
+  const upstreamFailures = new Counter({
+    name: 'netdiag_upstream_failures_total',
+    help: 'Upstream questions that gave no answer, by family and kind (TIMEOUT, SERVFAIL, REFUSED, MALFORMED, ... or an error code).',
+    labelNames: ['family', 'kind'] as const,
+    registers,
+  });
+  const upstreamSeconds = new Histogram({
+    name: 'netdiag_upstream_duration_seconds',
+    help: 'Time an upstream question took, answered or failed, by family.',
+    labelNames: ['family'] as const,
+    buckets: UPSTREAM_BUCKETS,
+    registers,
+  });
+  const cacheLookups = new Counter({
+    name: 'netdiag_cache_lookups_total',
+    help: 'Lookups in the cross-request caches, by cache and result (hit, miss).',
+    labelNames: ['cache', 'result'] as const,
+    registers,
+  });
+  const charged = new Counter({
+    name: 'netdiag_credits_charged_total',
+    help: 'Credits charged, by check tool (a GraphQL operation counts under the tools of the checks it selects).',
+    labelNames: ['tool'] as const,
+    registers,
+  });
+  const refunded = new Counter({
+    name: 'netdiag_credits_refunded_total',
+    help: 'Credits given back for checks that ended in an input error or a refused target, by check tool.',
+    labelNames: ['tool'] as const,
+    registers,
+  });
+
+  const upstream: ObserveUpstream = async (family, ask, outcomeOf) => {
+    const started = performance.now();
+    try {
+      const answer = await ask();
+      upstreamQuestions.inc({ family, outcome: outcomeOf ? outcomeOf(answer) : 'ok' });
+      return answer;
+    } catch (e) {
+      upstreamQuestions.inc({ family, outcome: 'failed' });
+      upstreamFailures.inc({ family, kind: failureKind(e) });
+      throw e;
+    } finally {
+      upstreamSeconds.observe({ family }, (performance.now() - started) / 1000);
+    }
+  };
+
+  return {
+    registry,
+    request(tool, status, seconds) {
+      const label = toolLabel(tool);
+      requests.inc({ tool: label, status: String(status) });
+      requestSeconds.observe({ tool: label }, seconds);
+      if (status === 429) quotaExceeded.inc({ tool: label });
+    },
+    upstream,
+    cacheLookup(cache, hit) {
+      cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' });
+    },
+    creditsCharged(tool, credits) {
+      if (credits > 0) charged.inc({ tool: toolLabel(tool) }, credits);
+    },
+    creditsRefunded(tool, credits) {
+      if (credits > 0) refunded.inc({ tool: toolLabel(tool) }, credits);
+    },
+  };
+}
+
+/** The ProbeError kind, else the NetdiagError code (e.g. TARGET_REFUSED from the guard's re-check), else OTHER. */
+export function failureKind(e: unknown): string {
+  if (isProbeError(e)) return e.kind;
+  if (e instanceof NetdiagError) return e.code;
+  return 'OTHER';
+}
+
+/**
+ * Node process metrics (CPU, memory, event-loop delay, GC) in the same registry. Only the server
+ * process turns them on (main.ts): they start a GC observer and an event-loop monitor that in-process
+ * tests have no use for.
+ */
+export function enableProcessMetrics(metrics: Metrics): void {
+  // Unprefixed (process_*, nodejs_*), the names ready-made Node dashboards expect.
+  collectDefaultMetrics({ register: metrics.registry });
+}
+
+/** GET /metrics: the text exposition format. No key: see the README on keeping it off the public side. */
+export async function metricsResponse(metrics: Metrics): Promise<Response> {
+  const body = await metrics.registry.metrics();
+  return new Response(body, { status: 200, headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' } });
+}
