@@ -12,10 +12,16 @@ import { schema } from './schema.js';
 
 export const GRAPHQL_DEADLINE_MS = 30_000;
 
-export const GRAPHIQL_EXAMPLE = `# Every field is a check; each selected field costs credits.
+export const GRAPHIQL_EXAMPLE = `# One operation, several checks: every field below is a check, run in parallel,
+# and each costs its credits (the table on the developer page, /, lists them).
 # Put your key in the Headers tab: {"x-api-key": "YOUR_KEY"}
-query MyConnection {
+query DomainOverview($domain: String! = "example.com") {
   myIp { ip version }
+  dnsLookup(domain: $domain) { rcode records { A AAAA NS } resolver { name } }
+  mxLookup(domain: $domain) { nullMx hosts { priority exchange ip provider } }
+  spfChecker(domain: $domain) { found evaluation record }
+  dmarcChecker(domain: $domain) { found effectivePolicy }
+  ipInfo(target: $domain) { ip asn asName country }
 }
 `;
 

@@ -15,6 +15,24 @@ export interface ClientAddress {
 }
 
 export function clientAddress(peer: string | null, forwardedFor: string | null, trustedProxies: readonly string[]): ClientAddress {
+  const client = connectionClientAddress(peer, forwardedFor, trustedProxies);
+  const cls = classifyAddress(client.ip);
+  if (cls.special) {
+    throw new InputError('address', `the client address ${client.ip} is ${withArticle(cls.range)} address, not a public one`);
+  }
+  return client;
+}
+
+/**
+ * The same address without the "must be public" rule: whoever is at the other end, for uses that are
+ * not a report of the public address (the developer page's per-address issuance limit, where a
+ * self-hosted instance on a private network must still serve its own users).
+ */
+export function connectionClientAddress(
+  peer: string | null,
+  forwardedFor: string | null,
+  trustedProxies: readonly string[],
+): ClientAddress {
   let candidate = peer;
   if (peer && ipaddr.isValid(peer) && trustedProxies.length > 0 && isInCidrs(peer, trustedProxies) && forwardedFor !== null) {
     const hops = forwardedFor.split(',').map((h) => h.trim()).filter(Boolean);
@@ -28,10 +46,6 @@ export function clientAddress(peer: string | null, forwardedFor: string | null, 
   if (!candidate) throw new InputError('address', 'the connection has no client address to report');
   if (!ipaddr.isValid(candidate)) throw new InputError('address', `the client address "${candidate.slice(0, 64)}" is malformed`);
   const { ip, family } = normaliseIp(candidate);
-  const cls = classifyAddress(ip);
-  if (cls.special) {
-    throw new InputError('address', `the client address ${ip} is ${withArticle(cls.range)} address, not a public one`);
-  }
   return { ip, version: family === 4 ? 'IPv4' : 'IPv6' };
 }
 
