@@ -1,0 +1,224 @@
+/**
+ * The OpenAPI 3.1 document of the v1 REST API, generated — never hand-kept — from the two sources of
+ * truth: the REST route table (paths, the fixed GraphQL document behind each) and the GraphQL schema
+ * (argument types, result types, descriptions). A route's `data` schema is exactly what its document
+ * selects, so the document and the answer cannot drift apart.
+ */
+import {
+  Kind,
+  getNamedType,
+  isEnumType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  isUnionType,
+  type GraphQLField,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type TypeNode,
+} from 'graphql';
+import type { Config } from '../config.js';
+import { costOf } from '../graphql/pricing.js';
+import { API_VERSION } from './envelope.js';
+import type { RestRoute } from './routes.js';
+
+type JsonSchema = Record<string, unknown>;
+
+const ERROR_STATUSES: Record<string, string> = {
+  '400': 'Missing, repeated or invalid parameter; target refused (private or internal address).',
+  '401': 'No API key, or an unknown or revoked one.',
+  '429': 'Credit allowance exhausted; Retry-After says when enough credits are free.',
+  '500': 'A bug on our side; the message is generic.',
+  '502': 'The check could not be done: an upstream refused, failed or answered garbage.',
+  '503': 'The service cannot charge credits right now (shared ledger unavailable); fails closed.',
+  '504': 'The check ran out of time.',
+};
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': { description: 'IETF draft: "daily";q=<credits>;w=<window seconds>', schema: { type: 'string' } },
+  RateLimit: { description: 'IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees>', schema: { type: 'string' } },
+  'RateLimit-Limit': { schema: { type: 'integer' } },
+  'RateLimit-Remaining': { schema: { type: 'integer' } },
+  'RateLimit-Reset': { schema: { type: 'integer' } },
+};
+
+function meta(tool: string): JsonSchema {
+  return {
+    type: 'object',
+    properties: { tool: { const: tool }, version: { const: API_VERSION } },
+    required: ['tool', 'version'],
+    additionalProperties: false,
+  };
+}
+
+function scalarSchema(name: string): JsonSchema {
+  switch (name) {
+    case 'String':
+    case 'ID':
+      return { type: 'string' };
+    case 'Int':
+      return { type: 'integer' };
+    case 'Float':
+      return { type: 'number' };
+    case 'Boolean':
+      return { type: 'boolean' };
+    default:
+      return {}; // JSON: any value (open maps such as response headers)
+  }
+}
+
+/** Adds null to a schema (OpenAPI 3.1 = JSON Schema 2020-12: type arrays, no `nullable`). */
+function orNull(schema: JsonSchema): JsonSchema {
+  if (Object.keys(schema).length === 0) return schema;
+  if (typeof schema.type === 'string') {
+    const out: JsonSchema = { ...schema, type: [schema.type, 'null'] };
+    if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null];
+    return out;
+  }
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema): JsonSchema {
+  if (isNonNullType(type)) return outputSchema(type.ofType, selection, schema);
+  return orNull(nonNullOutputSchema(type, selection, schema));
+}
+
+function nonNullOutputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema): JsonSchema {
+  if (isNonNullType(type)) return nonNullOutputSchema(type.ofType, selection, schema);
+  if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection, schema) };
+  if (isScalarType(type)) return scalarSchema(type.name);
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value) };
+  if (isUnionType(type) && selection) {
+    // One branch per member the document selects with an inline fragment (`... on Member { … }`).
+    const branches = selection.selections.flatMap((s) => {
+      if (s.kind !== Kind.INLINE_FRAGMENT || !s.typeCondition) return [];
+      const member = schema.getType(s.typeCondition.name.value);
+      return member && isObjectType(member) ? [nonNullOutputSchema(member, s.selectionSet, schema)] : [];
+    });
+    return branches.length > 0 ? { anyOf: branches } : {};
+  }
+  if ((isObjectType(type) || isInterfaceType(type)) && selection) {
+    const fields = type.getFields();
+    const properties: Record<string, JsonSchema> = {};
+    const visit = (set: SelectionSetNode) => {
+      for (const s of set.selections) {
+        if (s.kind === Kind.INLINE_FRAGMENT) visit(s.selectionSet);
+        if (s.kind !== Kind.FIELD) continue;
+        const field = fields[s.name.value] as GraphQLField<unknown, unknown> | undefined;
+        if (!field) continue;
+        const property = outputSchema(field.type, s.selectionSet, schema);
+        if (field.description) property.description = field.description;
+        properties[s.alias?.value ?? s.name.value] = property;
+      }
+    };
+    visit(selection);
+    return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+  }
+  return {};
+}
+
+function parameterSchema(type: TypeNode, variable: string): JsonSchema {
+  const named = type.kind === Kind.NON_NULL_TYPE ? type.type : type;
+  const name = named.kind === Kind.NAMED_TYPE ? named.name.value : 'String';
+  if (name === 'Int' && variable === 'port') return { type: 'integer', minimum: 1, maximum: 65535 };
+  return { ...scalarSchema(name), maxLength: name === 'String' ? 2048 : undefined };
+}
+
+export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQLSchema, config: Config): JsonSchema {
+  const paths: Record<string, unknown> = {};
+  const queryFields = schema.getQueryType()?.getFields() ?? {};
+  for (const route of routes) {
+    const operation = route.document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const root = operation?.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
+    if (!operation || !root || root.kind !== Kind.FIELD) continue;
+    const field = queryFields[root.name.value];
+    if (!field) continue;
+    const cost = costOf(config, route.tool);
+    const data = outputSchema(getNamedType(field.type) === field.type ? field.type : field.type, root.selectionSet, schema);
+    const parameters = (operation.variableDefinitions ?? []).map((v) => ({
+      name: v.variable.name.value,
+      in: 'query',
+      required: v.type.kind === Kind.NON_NULL_TYPE,
+      schema: JSON.parse(JSON.stringify(parameterSchema(v.type, v.variable.name.value))),
+      ...(field.args.find((a) => a.name === v.variable.name.value)?.description
+        ? { description: field.args.find((a) => a.name === v.variable.name.value)!.description }
+        : {}),
+    }));
+    const errorResponses = Object.fromEntries(
+      Object.entries(ERROR_STATUSES).map(([status, description]) => [
+        status,
+        {
+          description,
+          ...(status === '429' ? { headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { schema: { type: 'integer' } } } } : {}),
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchemaName(route.tool)}` } } },
+        },
+      ]),
+    );
+    paths[`/api/${API_VERSION}/${route.tool}`] = {
+      get: {
+        operationId: root.name.value,
+        summary: `${route.tool} (${cost} credit${cost === 1 ? '' : 's'})`,
+        description: `${field.description ?? ''}\n\nCosts ${cost} credit${cost === 1 ? '' : 's'}. GraphQL field: \`${root.name.value}\`.`.trim(),
+        'x-credit-cost': cost,
+        parameters,
+        responses: {
+          '200': {
+            description: 'The check ran; findings are in data.',
+            headers: RATE_LIMIT_HEADERS,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: { ok: { const: true }, data, meta: meta(route.tool) },
+                  required: ['ok', 'data', 'meta'],
+                  additionalProperties: false,
+                },
+              },
+            },
+          },
+          ...errorResponses,
+        },
+      },
+    };
+  }
+  const errorSchemas = Object.fromEntries(
+    [...new Set(Object.keys(paths).map((p) => p.split('/').pop()!))].map((tool) => [
+      errorSchemaName(tool),
+      {
+        type: 'object',
+        properties: { ok: { const: false }, error: { type: 'string' }, meta: meta(tool) },
+        required: ['ok', 'error', 'meta'],
+        additionalProperties: false,
+      },
+    ]),
+  );
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'netdiag',
+      version: API_VERSION,
+      description:
+        'Network diagnostics API. Every response is the envelope { ok, data | error, meta: { tool, version } }. ' +
+        `Each key has ${config.quota.credits} credits per rolling ${config.quota.windowSeconds} s window. ` +
+        'The same checks are fields of the GraphQL API at /graphql.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
+      },
+      schemas: errorSchemas,
+    },
+  };
+}
+
+function errorSchemaName(tool: string): string {
+  return `Error_${tool.replace(/-/g, '_')}`;
+}

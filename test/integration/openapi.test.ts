@@ -1,0 +1,69 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restRoutes } from '../../src/rest/routes.js';
+import { rr, startDnsLab, type DnsLab } from '../lab/dns-server.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { openApiDocument, openApiMismatches } from '../helpers/openapi.js';
+
+let lab: DnsLab;
+let t: TestApp;
+beforeAll(async () => {
+  lab = await startDnsLab({ authoritative: false, records: [rr.a('example.test', '8.8.8.8'), rr.mx('example.test', 10, 'example.test')] });
+  t = await createTestApp({ dns: { system: [`127.0.0.1:${lab.port}`] }, server: { trustedProxies: ['127.0.0.1/32'] } });
+});
+afterAll(async () => {
+  await t.close();
+  await lab.close();
+});
+
+describe('OpenAPI document', () => {
+  it('is served without a key and is a valid OpenAPI 3.1 document', async () => {
+    const res = await t.get('/api/v1/openapi.json', { key: null });
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents every route of the table, with its parameters, cost and both key channels', () => {
+    const doc = openApiDocument();
+    expect(Object.keys(doc.paths).sort()).toEqual([...restRoutes.keys()].map((t) => `/api/v1/${t}`).sort());
+    expect(doc.components.securitySchemes).toEqual({
+      ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+      ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
+    });
+    const dnsLookup = doc.paths['/api/v1/dns-lookup'].get;
+    expect(dnsLookup['x-credit-cost']).toBe(3);
+    expect(dnsLookup.parameters).toEqual([
+      expect.objectContaining({ name: 'domain', in: 'query', required: true }),
+      expect.objectContaining({ name: 'resolver', in: 'query', required: false }),
+    ]);
+    expect(doc.paths['/api/v1/my-ip'].get['x-credit-cost']).toBe(1);
+    for (const status of ['200', '400', '401', '429', '502', '504']) expect(dnsLookup.responses[status]).toBeDefined();
+  });
+
+  it('describes exactly what the routes return', async () => {
+    const calls: Array<[string, string, Record<string, string>?]> = [
+      ['my-ip', '/api/v1/my-ip', { 'x-forwarded-for': '8.8.4.4' }],
+      ['what-is-my-ip', '/api/v1/what-is-my-ip', { 'x-forwarded-for': '8.8.4.4' }],
+      ['dns-lookup', '/api/v1/dns-lookup?domain=example.test'],
+      ['dns-lookup', '/api/v1/dns-lookup?domain=bad_name'],
+      ['mx-lookup', '/api/v1/mx-lookup?domain=example.test'],
+      ['ip-info', '/api/v1/ip-info?target=8.8.8.8'],
+      ['asn-lookup', '/api/v1/asn-lookup?target=example.test'],
+    ];
+    for (const [tool, path, headers] of calls) {
+      const res = await t.get(path, { headers });
+      const body = await res.json();
+      expect({ path, mismatches: openApiMismatches(tool, res.status, body) }).toEqual({ path, mismatches: [] });
+    }
+    const unauthenticated = await t.get('/api/v1/mx-lookup?domain=example.test', { key: null });
+    expect(openApiMismatches('mx-lookup', 401, await unauthenticated.json())).toEqual([]);
+  });
+
+  it('catches a shape that drifts from the document', () => {
+    expect(openApiMismatches('my-ip', 200, { ok: true, data: { ip: '1.2.3.4' }, meta: { tool: 'my-ip', version: 'v1' } })).not.toEqual([]);
+  });
+});
