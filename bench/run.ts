@@ -2,8 +2,16 @@
  * `npm run bench`: every benchmark, printed as figures. Loopback only.
  * BENCH_DURATION_MS sets the measuring time of each load run (default 5000).
  */
+import { benchDnsLookup } from './dns.js';
+import { benchMailhealth } from './mailhealth.js';
 import { benchMyIp } from './my-ip.js';
+import { benchPropagation } from './propagation.js';
+import { benchTlsConfiguration } from './tls-configuration.js';
 
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);
 
 await benchMyIp(durationMs);
+await benchDnsLookup();
+await benchPropagation();
+await benchTlsConfiguration();
+await benchMailhealth();
