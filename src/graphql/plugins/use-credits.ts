@@ -33,52 +33,50 @@ export function useCredits(): Plugin<RequestContext> {
       const keyId = ctx.auth.identity.id;
       const { quota, config } = ctx.services;
       const policy = { credits: config.quota.credits, windowSeconds: config.quota.windowSeconds };
-      {
-        let outcome: ChargeOutcome;
-        try {
-          outcome = await quota.charge(keyId, price.total);
-        } catch (e) {
-          // The ledger could not be asked (Redis down: UnavailableError, 503). Fail closed: nothing runs.
-          if (!(e instanceof NetdiagError)) throw e;
-          setResultAndStopExecution({ errors: [requestError(e.code, e.status, e.message)] });
-          return undefined;
-        }
-        const headers = rateLimitHeaders(policy, outcome);
-        Object.assign(ctx.responseHeaders, headers);
-        if (!outcome.allowed) {
-          setResultAndStopExecution({
-            errors: [
-              requestError(
-                'QUOTA_EXCEEDED',
-                429,
-                `credit allowance exhausted: this request costs ${price.total} credits and ${Math.max(0, outcome.remaining)} of ${policy.credits} are left in the rolling ${policy.windowSeconds / 3600} h window; retry in ${outcome.retryAfterSeconds} s`,
-                headers,
-              ),
-            ],
-          });
-          return undefined;
-        }
-        for (const f of price.fields) ctx.services.metrics.creditsCharged(f.tool, f.cost);
-        return {
-          async onExecuteDone({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) {
-            if (!outcome.chargeId || Symbol.asyncIterator in result) return;
-            const failed = new Set(
-              (result.errors ?? []).filter(isUncharged).map((e) => String(e.path?.[0] ?? '')),
-            );
-            const refund = price.fields.filter((f) => failed.has(f.responseKey)).reduce((s, f) => s + f.cost, 0);
-            if (refund === 0) return;
-            try {
-              await quota.refund(keyId, outcome.chargeId, refund);
-            } catch (e) {
-              // The check has run; a refund the ledger could not take leaves the caller charged (never the reverse).
-              ctx.services.logger.error('refund_failed', { keyId, credits: refund, message: (e as Error).message });
-              return;
-            }
-            for (const f of price.fields) if (failed.has(f.responseKey)) ctx.services.metrics.creditsRefunded(f.tool, f.cost);
-            Object.assign(ctx.responseHeaders, rateLimitHeaders(policy, { ...outcome, remaining: outcome.remaining + refund }));
-          },
-        };
+      let outcome: ChargeOutcome;
+      try {
+        outcome = await quota.charge(keyId, price.total);
+      } catch (e) {
+        // The ledger could not be asked (Redis down: UnavailableError, 503). Fail closed: nothing runs.
+        if (!(e instanceof NetdiagError)) throw e;
+        setResultAndStopExecution({ errors: [requestError(e.code, e.status, e.message)] });
+        return undefined;
       }
+      const headers = rateLimitHeaders(policy, outcome);
+      Object.assign(ctx.responseHeaders, headers);
+      if (!outcome.allowed) {
+        setResultAndStopExecution({
+          errors: [
+            requestError(
+              'QUOTA_EXCEEDED',
+              429,
+              `credit allowance exhausted: this request costs ${price.total} credits and ${Math.max(0, outcome.remaining)} of ${policy.credits} are left in the rolling ${policy.windowSeconds / 3600} h window; retry in ${outcome.retryAfterSeconds} s`,
+              headers,
+            ),
+          ],
+        });
+        return undefined;
+      }
+      for (const f of price.fields) ctx.services.metrics.creditsCharged(f.tool, f.cost);
+      return {
+        async onExecuteDone({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) {
+          if (!outcome.chargeId || Symbol.asyncIterator in result) return;
+          const failed = new Set(
+            (result.errors ?? []).filter(isUncharged).map((e) => String(e.path?.[0] ?? '')),
+          );
+          const refund = price.fields.filter((f) => failed.has(f.responseKey)).reduce((s, f) => s + f.cost, 0);
+          if (refund === 0) return;
+          try {
+            await quota.refund(keyId, outcome.chargeId, refund);
+          } catch (e) {
+            // The check has run; a refund the ledger could not take leaves the caller charged (never the reverse).
+            ctx.services.logger.error('refund_failed', { keyId, credits: refund, message: (e as Error).message });
+            return;
+          }
+          for (const f of price.fields) if (failed.has(f.responseKey)) ctx.services.metrics.creditsRefunded(f.tool, f.cost);
+          Object.assign(ctx.responseHeaders, rateLimitHeaders(policy, { ...outcome, remaining: outcome.remaining + refund }));
+        },
+      };
     },
   };
 }
