@@ -1,7 +1,7 @@
 /**
  * The per-request GraphQL context, shared by the GraphQL endpoint and the REST shim.
- * The check context (loaders over the probes) is created lazily per request, so each distinct upstream question is asked once per
- * request (decisions §9) and nothing leaks between requests.
+ * The check context (loaders over the probes) is created lazily per request, so each distinct
+ * upstream question is asked once per request (decisions §9) and nothing leaks between requests.
  */
 import { setMaxListeners } from 'node:events';
 import type { AuthOutcome } from '../server/auth.js';
@@ -22,12 +22,43 @@ export interface RequestContext {
   readonly url: URL;
   readonly peerAddress: string | null;
   readonly auth: AuthOutcome;
-  /** aborts when the client goes away or the request's deadline passes */
-  readonly signal: AbortSignal;
-  /** the probes behind per-request loaders, for the checks' run functions */
-  readonly checks: CheckContext;
+  /** the signal and the check context, created on first use (see RequestScope) */
+  readonly scope: RequestScope;
   /** headers the HTTP layer adds to the response (RateLimit fields) */
   readonly responseHeaders: Record<string, string>;
+}
+
+/**
+ * The parts of a request that cost something to create — the AbortSignal (timers) and the check
+ * context (loaders) — made on first use, so checks that do no I/O (my-ip) never pay for them.
+ * They live behind this object rather than as getters on the context itself: envelop builds the
+ * context with Object.assign, which would read (and so create) every getter of ours.
+ */
+export class RequestScope {
+  #signal: AbortSignal | undefined;
+  #checks: CheckContext | undefined;
+
+  constructor(
+    private readonly services: Services,
+    private readonly request: Request,
+    private readonly deadlineMs: number,
+  ) {}
+
+  /** aborts when the client goes away or the request's deadline passes */
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      this.#signal = AbortSignal.any([this.request.signal, AbortSignal.timeout(this.deadlineMs)]);
+      // A composite check hands this one signal to dozens of concurrent probes, each listening for
+      // the abort: not a leak, so lift Node's default warning threshold of 10.
+      setMaxListeners(256, this.#signal);
+    }
+    return this.#signal;
+  }
+
+  /** the probes behind per-request loaders, for the checks' run functions */
+  get checks(): CheckContext {
+    return (this.#checks ??= createCheckContext(this.services, this.signal));
+  }
 }
 
 export function createRequestContext(args: {
@@ -39,30 +70,13 @@ export function createRequestContext(args: {
   deadlineMs: number;
   responseHeaders: Record<string, string>;
 }): RequestContext {
-  // Created on first use: checks that do no I/O (my-ip) should not pay for timers.
-  let signal: AbortSignal | undefined;
-  const getSignal = (): AbortSignal => {
-    if (!signal) {
-      signal = AbortSignal.any([args.request.signal, AbortSignal.timeout(args.deadlineMs)]);
-      // A composite check hands this one signal to dozens of concurrent probes, each listening for
-      // the abort: not a leak, so lift Node's default warning threshold of 10.
-      setMaxListeners(256, signal);
-    }
-    return signal;
-  };
-  let checks: CheckContext | undefined;
   return {
     services: args.services,
     request: args.request,
     url: args.url,
     peerAddress: args.peerAddress,
     auth: args.auth,
-    get signal() {
-      return getSignal();
-    },
+    scope: new RequestScope(args.services, args.request, args.deadlineMs),
     responseHeaders: args.responseHeaders,
-    get checks() {
-      return (checks ??= createCheckContext(args.services, getSignal()));
-    },
   };
 }

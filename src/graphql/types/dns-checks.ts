@@ -52,7 +52,7 @@ builder.queryField('dnsBlacklistChecker', (t) =>
       field: 'dnsBlacklistChecker',
       tool: 'dns-blacklist-checker',
       parse: (args: { host: string }) => parseDnsblHost('host', args.host),
-      run: (host, ctx) => runDnsblCheck(ctx.checks, host),
+      run: (host, checks) => runDnsblCheck(checks, host),
     }),
   }),
 );
@@ -88,7 +88,7 @@ builder.queryField('dnssecTest', (t) =>
       field: 'dnssecTest',
       tool: 'dnssec-test',
       parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-      run: (domain, ctx) => runDnssecTest(ctx.checks, domain),
+      run: (domain, checks) => runDnssecTest(checks, domain),
     }),
   }),
 );
@@ -146,7 +146,7 @@ builder.queryField('dnsPropagation', (t) =>
         domain: parseDnsName('domain', args.domain),
         type: parsePropagationType('type', args.type),
       }),
-      run: ({ domain, type }, ctx) => runDnsPropagation(ctx.checks, domain, type),
+      run: ({ domain, type }, checks) => runDnsPropagation(checks, domain, type),
     }),
   }),
 );

@@ -102,7 +102,7 @@ builder.queryField('dnsLookup', (t) =>
         domain: parseHostname('domain', args.domain),
         resolver: args.resolver?.trim() || null,
       }),
-      run: ({ domain, resolver }, ctx) => runDnsLookup(ctx.checks, domain, resolver),
+      run: ({ domain, resolver }, checks) => runDnsLookup(checks, domain, resolver),
     }),
   }),
 );
@@ -116,7 +116,7 @@ builder.queryField('mxLookup', (t) =>
       field: 'mxLookup',
       tool: 'mx-lookup',
       parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-      run: (domain, ctx) => runMxLookup(ctx.checks, domain),
+      run: (domain, checks) => runMxLookup(checks, domain),
     }),
   }),
 );

@@ -311,7 +311,7 @@ builder.queryField('websiteHealthCheck', (t) =>
         const { hostname, url } = parseDomainOrUrl('target', args.target);
         return { hostname: hostname.replace(/\.$/, ''), url };
       },
-      run: (target, ctx) => runWebsiteHealth(ctx.checks, target),
+      run: (target, checks) => runWebsiteHealth(checks, target),
     }),
   }),
 );

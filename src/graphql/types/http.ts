@@ -114,7 +114,7 @@ builder.queryField('httpHeaders', (t) =>
       field: 'httpHeaders',
       tool: 'http-headers',
       parse: (args: { url: string }) => parseUrl('url', args.url),
-      run: (url, ctx) => runHttpHeaders(ctx.checks, url),
+      run: (url, checks) => runHttpHeaders(checks, url),
     }),
   }),
 );
@@ -129,7 +129,7 @@ builder.queryField('openGraphChecker', (t) =>
       field: 'openGraphChecker',
       tool: 'open-graph-checker',
       parse: (args: { url: string }) => parseUrl('url', args.url),
-      run: (url, ctx) => runOpenGraphChecker(ctx.checks, url),
+      run: (url, checks) => runOpenGraphChecker(checks, url),
     }),
   }),
 );

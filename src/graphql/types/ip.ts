@@ -68,7 +68,7 @@ for (const [field, tool] of [
           if (target.kind === 'ip') assertPublic(target.ip, null);
           return target;
         },
-        run: (target, ctx) => runIpInfo(ctx.checks, target),
+        run: (target, checks) => runIpInfo(checks, target),
       }),
     }),
   );
@@ -83,7 +83,7 @@ builder.queryField('whatIsMyIp', (t) =>
       tool: 'what-is-my-ip',
       parse: (_args: Record<string, never>, ctx) =>
         clientAddress(ctx.peerAddress, ctx.request.headers.get('x-forwarded-for'), ctx.services.config.server.trustedProxies),
-      run: (address, ctx) => ctx.checks.ipFacts(address.ip),
+      run: (address, checks) => checks.ipFacts(address.ip),
     }),
   }),
 );

@@ -104,7 +104,7 @@ builder.queryField('spfChecker', (t) =>
       field: 'spfChecker',
       tool: 'spf-checker',
       parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-      run: (domain, ctx) => runSpfCheck(ctx.checks, domain),
+      run: (domain, checks) => runSpfCheck(checks, domain),
     }),
   }),
 );
@@ -149,7 +149,7 @@ builder.queryField('dkimChecker', (t) =>
         }
         return { domain, selector };
       },
-      run: ({ domain, selector }, ctx) => runDkimCheck(ctx.checks, domain, selector),
+      run: ({ domain, selector }, checks) => runDkimCheck(checks, domain, selector),
     }),
   }),
 );
@@ -205,7 +205,7 @@ builder.queryField('dmarcChecker', (t) =>
         }
         return domain;
       },
-      run: (domain, ctx) => runDmarcCheck(ctx.checks, domain),
+      run: (domain, checks) => runDmarcCheck(checks, domain),
     }),
   }),
 );

@@ -180,7 +180,7 @@ builder.queryField('mailhealthCheck', (t) =>
       tool: 'mailhealth-check',
       composite: true,
       parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-      run: (domain, ctx) => runMailHealth(ctx.checks, domain),
+      run: (domain, checks) => runMailHealth(checks, domain),
     }),
   }),
 );

@@ -48,7 +48,7 @@ builder.queryField('ping', (t) =>
       field: 'ping',
       tool: 'ping',
       parse: (args: { host: string }) => parseHostOrIp('host', args.host),
-      run: (host, ctx) => runPingCheck(ctx.checks, host),
+      run: (host, checks) => runPingCheck(checks, host),
     }),
   }),
 );

@@ -88,7 +88,7 @@ builder.queryField('whois', (t) =>
       field: 'whois',
       tool: 'whois',
       parse: parseDomain,
-      run: (query, ctx) => runWhois(ctx.checks, query),
+      run: (query, checks) => runWhois(checks, query),
     }),
   }),
 );
@@ -103,7 +103,7 @@ builder.queryField('abuseContactLookup', (t) =>
       field: 'abuseContactLookup',
       tool: 'abuse-contact-lookup',
       parse: parseDomain,
-      run: (query, ctx) => runAbuseContactLookup(ctx.checks, query),
+      run: (query, checks) => runAbuseContactLookup(checks, query),
     }),
   }),
 );

@@ -72,7 +72,7 @@ builder.queryField('sslChecker', (t) =>
         domain: parseHostname('domain', args.domain),
         port: args.port == null ? HTTPS_PORT : portArgument('port', args.port),
       }),
-      run: (input, ctx) => runSslChecker(ctx.checks, input),
+      run: (input, checks) => runSslChecker(checks, input),
     }),
   }),
 );
@@ -194,7 +194,7 @@ builder.queryField('tlsConfiguration', (t) =>
         }
         return { domain: hostname, port: argPort ?? urlPort ?? HTTPS_PORT };
       },
-      run: (input, ctx) => runTlsConfiguration(ctx.checks, input),
+      run: (input, checks) => runTlsConfiguration(checks, input),
     }),
   }),
 );
@@ -228,7 +228,7 @@ builder.queryField('portChecker', (t) =>
       field: 'portChecker',
       tool: 'port-checker',
       parse: (args: { host: string; port: number }) => ({ host: parseHostOrIp('host', args.host), port: portArgument('port', args.port) }),
-      run: (input, ctx) => runPortChecker(ctx.checks, input),
+      run: (input, checks) => runPortChecker(checks, input),
     }),
   }),
 );
