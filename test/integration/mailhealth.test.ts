@@ -325,7 +325,7 @@ describe('mailhealth-check', () => {
       ['dkim', 'ok'],
       ['blacklist', 'ok'],
     ]);
-    expect(result.checks[2]!.error).toBe('it did not finish within 0.3 s');
+    expect(result.checks[2]!.error).toMatch(/did not finish within 0\.3 s$/);
     expect(result.verdict.status).toBe('warning');
     // let the straggler (and its re-send) finish here, not in the next test's question counts
     await ctx.resolve('_dmarc.healthy.test', 'TXT');

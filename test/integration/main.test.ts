@@ -2,50 +2,13 @@
  * The real entry point, as `npm start` runs it (tsx, real ESM, a real socket on loopback):
  * start, answer, log JSON lines, stop cleanly on SIGTERM; refuse to start on a bad config file.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(import.meta.dirname, '../..');
-const tsx = join(root, 'node_modules/.bin/tsx');
-
-function start(config: object | string) {
-  const dir = mkdtempSync(join(tmpdir(), 'nd-main-'));
-  const file = join(dir, 'config.json');
-  writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config));
-  const child = spawn(tsx, ['src/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH, NETDIAG_CONFIG: file, NETDIAG_DATA_DIR: join(dir, 'data') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const listening = new Promise<string>((resolveAddr, reject) => {
-    const timer = setInterval(() => {
-      const line = out.split('\n').find((l) => l.includes('"listening"'));
-      if (line) {
-        clearInterval(timer);
-        resolveAddr(JSON.parse(line).address);
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(timer);
-      reject(new Error(`exited before listening: ${err}`));
-    });
-  });
-  listening.catch(() => undefined); // only awaited by tests that expect a start
-  return { child, exited, listening, output: () => out, errors: () => err };
-}
+import { startService } from '../helpers/process.js';
 
 // Each case starts a real process (tsx compiles on start): generous bounds for a loaded CI machine.
 describe('npm start', { timeout: 60_000 }, () => {
   it('serves, logs one JSON line per request, and stops on SIGTERM', async () => {
-    const s = start({ server: { host: '127.0.0.1', port: 0, trustedProxies: ['127.0.0.1/32'] }, auth: { keys: ['smoke-key-123456'] } });
+    const s = startService({ server: { host: '127.0.0.1', port: 0, trustedProxies: ['127.0.0.1/32'] }, auth: { keys: ['smoke-key-123456'] } });
     const address = await s.listening;
     const base = `http://${address}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
@@ -60,13 +23,13 @@ describe('npm start', { timeout: 60_000 }, () => {
   });
 
   it('refuses to start on an unknown config key, naming its path', async () => {
-    const s = start({ server: { port: 0 }, dns: { resolvers: [] } });
+    const s = startService({ server: { port: 0 }, dns: { resolvers: [] } });
     expect(await s.exited).toBe(78);
     expect(s.errors()).toContain('unknown key "dns.resolvers"');
   });
 
   it('refuses to start on an unreadable file the configuration names, without a stack trace', async () => {
-    const s = start({ server: { port: 0 }, rdap: { bootstrapFile: '/nonexistent/dns.json' } });
+    const s = startService({ server: { port: 0 }, rdap: { bootstrapFile: '/nonexistent/dns.json' } });
     expect(await s.exited).toBe(78);
     expect(s.errors()).toContain('/nonexistent/dns.json');
     expect(s.errors()).not.toMatch(/\n\s+at /);

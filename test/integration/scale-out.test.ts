@@ -5,13 +5,10 @@
  * with 503 (never a success) and readiness says why; when Redis is back the instances recover.
  * Last, two real `tsx src/main.ts` processes: 330 concurrent requests, exactly 300 admitted.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REDIS_COMMAND_TIMEOUT_MS } from '../../src/server/redis.js';
 import { createTestApp, graphql, type TestApp } from '../helpers/app.js';
+import { startService } from '../helpers/process.js';
 import { REDIS_MISSING_MESSAGE, redisServerPath, startRedisLab, type RedisLab } from '../lab/redis.js';
 import { rr, startDnsLab } from '../lab/dns-server.js';
 import { startWhoisLab } from '../lab/whois-server.js';
@@ -206,39 +203,6 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
   });
 
   describe('two real processes (npm start)', () => {
-    const root = resolve(import.meta.dirname, '../..');
-    const tsx = join(root, 'node_modules/.bin/tsx');
-
-    function start(config: object) {
-      const dir = mkdtempSync(join(tmpdir(), 'nd-scale-'));
-      const file = join(dir, 'config.json');
-      writeFileSync(file, JSON.stringify(config));
-      const child = spawn(tsx, ['src/main.ts'], {
-        cwd: root,
-        env: { PATH: process.env.PATH, NETDIAG_CONFIG: file, NETDIAG_DATA_DIR: join(dir, 'data') },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      const listening = new Promise<string>((resolveAddress, reject) => {
-        const timer = setInterval(() => {
-          const line = out.split('\n').find((l) => l.includes('"listening"'));
-          if (line) {
-            clearInterval(timer);
-            resolveAddress(JSON.parse(line).address);
-          }
-        }, 50);
-        void exited.then(() => {
-          clearInterval(timer);
-          reject(new Error(`exited before listening: ${err}`));
-        });
-      });
-      return { child, exited, listening, output: () => out };
-    }
-
     it('holds a key to 300 credits across two instances: 330 concurrent requests, exactly 300 admitted', async () => {
       const key = 'scale-key-processes';
       const config = {
@@ -247,7 +211,7 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
         store: { redisUrl: lab.url },
         quota: { costs: { 'my-ip': 1 } },
       };
-      const instances = [start(config), start(config)];
+      const instances = [startService(config), startService(config)];
       try {
         const bases = (await Promise.all(instances.map((i) => i.listening))).map((address) => `http://${address}`);
         const responses = await Promise.all(

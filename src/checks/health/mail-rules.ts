@@ -13,6 +13,7 @@
  * mail should say so with "v=spf1 -all" and "p=reject" so that nobody can send in its name
  * (RFC 7505 §4.2, M3AAWG parked-domain practice) — but their absence is a `warning`, not `critical`.
  */
+import { COMPOSITE_PART_BOUND_MS } from './part-bound.js';
 import { classifyAddress, parseIp } from '../../net/address-class.js';
 import type { DnsblListResult } from '../dns/dnsbl.js';
 import type { MxHost, MxLookupResult } from '../dns/lookup-run.js';
@@ -44,7 +45,7 @@ import { listInProse, type HealthCheckStatus } from './verdict.js';
  * running then is that part's `error` (decisions §8). 5 s under the 30 s composite bound, so the
  * other parts' findings and the verdict still reach the caller.
  */
-export const MAIL_PART_BOUND_MS = 25_000;
+export const MAIL_PART_BOUND_MS = COMPOSITE_PART_BOUND_MS;
 /** SPF: this many DNS-querying terms or more (of the limit of 10, RFC 7208 §4.6.4) is a warning: one more include breaks the record. */
 export const SPF_LOOKUPS_NEAR_LIMIT = 9;
 /** Blacklist: an address listed on at least this many lists is critical (one listing already costs deliveries). */

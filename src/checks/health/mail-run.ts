@@ -21,6 +21,7 @@
  * `partBoundMs` is that part's `error` with the reason; the others report as usual. A part whose
  * facts are only partly there (one DKIM selector or one list failed) reports what it has.
  */
+import { createPartBound, type PartBound } from './part-bound.js';
 import { NetdiagError } from '../../errors.js';
 import { recordsOfType } from '../../probes/dns.js';
 import type { ResolvedAddress } from '../../probes/guard.js';
@@ -78,11 +79,7 @@ interface MxNames {
 }
 
 export async function runMailHealth(ctx: CheckContext, domain: string, options: MailHealthOptions = {}): Promise<MailHealthResult> {
-  const boundMs = options.partBoundMs ?? MAIL_PART_BOUND_MS;
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<'bound'>((resolve) => {
-    timer = setTimeout(() => resolve('bound'), boundMs);
-  });
+  const bound = createPartBound(options.partBoundMs ?? MAIL_PART_BOUND_MS, domain);
 
   try {
     const mxNames = exchangesOf(ctx, domain);
@@ -102,10 +99,10 @@ export async function runMailHealth(ctx: CheckContext, domain: string, options: 
       blacklist: blacklistFacts(ctx, domain, mxNames).then(blacklistFinding),
     };
 
-    const checks = await Promise.all(MAIL_CHECK_IDS.map((id) => settle(id, parts[id], bound, boundMs)));
+    const checks = await Promise.all(MAIL_CHECK_IDS.map((id) => settle(id, parts[id], bound)));
     return { domain, verdict: verdictOf(checks), checks };
   } finally {
-    clearTimeout(timer);
+    bound.dispose();
   }
 }
 
@@ -113,13 +110,11 @@ export async function runMailHealth(ctx: CheckContext, domain: string, options: 
 async function settle<K extends MailCheckId>(
   id: K,
   part: Promise<MailFinding<MailDetailsById[K]>>,
-  bound: Promise<'bound'>,
-  boundMs: number,
+  bound: PartBound,
 ): Promise<MailHealthCheck<K>> {
   let finding: MailFinding<MailDetailsById[K]>;
   try {
-    const outcome = await Promise.race([part, bound]);
-    finding = outcome === 'bound' ? mailNotRunFinding(id, `it did not finish within ${boundMs / 1000} s`) : outcome;
+    finding = await bound.race(part);
   } catch (e) {
     // An upstream that failed or timed out (ProbeError), or no system resolver (InputError), is this
     // part's finding; anything else is a bug and fails the request (500).

@@ -28,6 +28,7 @@
  * - The checks connect to the first IPv4 address of the name, else its first IPv6 one
  *   (`ip`), like the single checks.
  */
+import { COMPOSITE_PART_BOUND_MS, createPartBound, type PartBound } from './part-bound.js';
 import { NetdiagError } from '../../errors.js';
 import { ProbeError } from '../../probes/errors.js';
 import type { FetchResult } from '../../probes/http.js';
@@ -60,7 +61,7 @@ import {
  * Each part ends within this long after the check starts: 5 s of the composite bound
  * (decisions §8: 30 s) are left for the target check before the parts and the answer.
  */
-export const WEBSITE_PART_BOUND_MS = 25_000;
+export const WEBSITE_PART_BOUND_MS = COMPOSITE_PART_BOUND_MS;
 
 export interface WebsiteTarget {
   /** A-label, lower case, no trailing dot */
@@ -251,25 +252,6 @@ async function portsPart(ctx: CheckContext, hostname: string, web: WebPorts, url
 }
 
 /* ------------------------------------------------------------------ bounds and failures */
-
-interface PartBound {
-  /** `work`, or ProbeError TIMEOUT once the bound has passed */
-  race<T>(work: Promise<T>): Promise<T>;
-  dispose(): void;
-}
-
-/** One timer for all parts: they share the bound from the start of the check. */
-function createPartBound(ms: number, upstream: string): PartBound {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProbeError('TIMEOUT', upstream, `this part of the check of ${upstream} did not finish within ${ms} ms`)), ms);
-  });
-  expired.catch(() => {});
-  return {
-    race: (work) => Promise.race([work, expired]),
-    dispose: () => clearTimeout(timer),
-  };
-}
 
 /**
  * A part's findings, or — when it fails with one of the service's errors (an upstream

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDnsClient, recordsOfType, responseTtl } from '../../../src/probes/dns.js';
 import type { DnsRecord, DnsResponse } from '../../../src/probes/dns.js';
 import { rr, startDnsLab } from '../../lab/dns-server.js';

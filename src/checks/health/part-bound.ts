@@ -1,0 +1,31 @@
+/**
+ * The bound every part of a composite check shares (decisions §8): counted from the start of the
+ * check, 5 s under the 30 s composite bound so the other parts' findings and the verdict still reach
+ * the caller. A part still running then fails with a ProbeError TIMEOUT, which the composite reports
+ * as that part's `error`.
+ */
+import { ProbeError } from '../../probes/errors.js';
+
+export const COMPOSITE_PART_BOUND_MS = 25_000;
+
+export interface PartBound {
+  /** `work`, or ProbeError TIMEOUT once the bound has passed */
+  race<T>(work: Promise<T>): Promise<T>;
+  dispose(): void;
+}
+
+/** One timer for all parts of one check. */
+export function createPartBound(ms: number, upstream: string): PartBound {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ProbeError('TIMEOUT', upstream, `this part of the check of ${upstream} did not finish within ${ms / 1000} s`)),
+      ms,
+    );
+  });
+  expired.catch(() => {});
+  return {
+    race: (work) => Promise.race([work, expired]),
+    dispose: () => clearTimeout(timer),
+  };
+}
