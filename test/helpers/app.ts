@@ -3,7 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../src/app.js';
-import { buildConfig } from '../../src/config.js';
+import { buildConfig, DEFAULT_PUBLIC_RESOLVERS } from '../../src/config.js';
+
+/** The discard port on loopback: nothing listens there in tests. */
+const NOWHERE = '127.0.0.1:9';
 import { createServices, type ServiceOverrides } from '../../src/create-services.js';
 import type { Logger } from '../../src/log.js';
 import type { Services } from '../../src/services.js';
@@ -25,6 +28,18 @@ export async function createTestApp(config: Record<string, any> = {}, overrides:
     ...config,
     server: { dataDir, ...(config.server ?? {}) },
     auth: { keys: [TEST_KEY], ...(config.auth ?? {}) },
+    // Upstreams a test did not set point at a closed loopback port, never at the production
+    // defaults (the OS resolver, public resolvers, whois.iana.org): a slip fails fast as REFUSED
+    // even outside CI's loopback-only network namespace.
+    dns: {
+      system: [NOWHERE],
+      publicResolvers: DEFAULT_PUBLIC_RESOLVERS.map((r) => ({ ...r, address: NOWHERE })),
+      ...(config.dns ?? {}),
+    },
+    whois: { server: '127.0.0.1', port: 9, ...(config.whois ?? {}) },
+    ipInfo: { baseUrl: 'http://127.0.0.1:9', ...(config.ipInfo ?? {}) },
+    // the bundled bootstrap names the real registries' RDAP servers
+    rdap: config.rdap ?? { enabled: false },
   };
   const logs: Array<Record<string, unknown>> = [];
   const logger: Logger = {
