@@ -30,9 +30,13 @@ export function udpExchange(exchange: Exchange, resendAfterMs: number): Promise<
       const socket = dgram.createSocket(server.family === 6 ? 'udp6' : 'udp4');
       const send = (): void => {
         if (closed) return;
-        socket.send(query, (error) => {
-          if (error) settle.reject(failures.socket('udp', error));
-        });
+        try {
+          socket.send(query, (error) => {
+            if (error) settle.reject(failures.socket('udp', error));
+          });
+        } catch (error) {
+          settle.reject(failures.socket('udp', error as NodeJS.ErrnoException));
+        }
       };
       socket.on('error', (error) => settle.reject(failures.socket('udp', error)));
       socket.on('message', (bytes) => {
@@ -49,7 +53,13 @@ export function udpExchange(exchange: Exchange, resendAfterMs: number): Promise<
       // A connected socket hears only from the server's address and port, and learns of an ICMP
       // port unreachable (ECONNREFUSED), which an unconnected one never does on Linux.
       try {
-        socket.connect(server.port, server.address, () => {
+        // Node calls this back on failure too (ENETUNREACH, EHOSTUNREACH: no route to the server);
+        // sending on the unconnected socket would then throw outside any handler.
+        socket.connect(server.port, server.address, (error?: Error) => {
+          if (error) {
+            settle.reject(failures.socket('udp', error as NodeJS.ErrnoException));
+            return;
+          }
           send();
           if (!closed) resendTimer = setTimeout(send, resendAfterMs);
         });
