@@ -284,6 +284,14 @@ describe('mailhealth-check', () => {
     expect(body.data.verdict).toMatchObject({ status: 'warning', headline: '1 check could not run (DMARC policy)' });
   });
 
+  it('when not one part can run (the resolver fails everything), the check could not be done: 502 naming the resolver', async () => {
+    lab.setBehaviour(/healthy\.test$/, { servfail: true });
+    const { status, body } = await rest('healthy.test');
+    expect(status).toBe(502);
+    expect(body.ok).toBe(false);
+    expect(body.error).toMatch(new RegExp(`DNS server 127\\.0\\.0\\.1:${lab.port} answered .* with rcode SERVFAIL`));
+  });
+
   it('an MX host that cannot be resolved fails the mx part; blacklist checks the rest and says what it skipped', async () => {
     lab.setBehaviour('mx2.partial.test', { servfail: true }, 'A');
     const { body } = await rest('partial.test');

@@ -99,7 +99,11 @@ export async function runMailHealth(ctx: CheckContext, domain: string, options: 
       blacklist: blacklistFacts(ctx, domain, mxNames).then(blacklistFinding),
     };
 
-    const checks = await Promise.all(MAIL_CHECK_IDS.map((id) => settle(id, parts[id], bound)));
+    const failures: NetdiagError[] = [];
+    const checks = await Promise.all(MAIL_CHECK_IDS.map((id) => settle(id, parts[id], bound, failures)));
+    // Not one part could run (the resolver is down, say): that is a check that could not be done
+    // (decisions §2: 502/504 with the upstream's reason), not a verdict about the domain.
+    if (checks.every((c) => c.status === 'error') && failures[0]) throw failures[0];
     return { domain, verdict: verdictOf(checks), checks };
   } finally {
     bound.dispose();
@@ -111,6 +115,7 @@ async function settle<K extends MailCheckId>(
   id: K,
   part: Promise<MailFinding<MailDetailsById[K]>>,
   bound: PartBound,
+  failures: NetdiagError[],
 ): Promise<MailHealthCheck<K>> {
   let finding: MailFinding<MailDetailsById[K]>;
   try {
@@ -119,6 +124,7 @@ async function settle<K extends MailCheckId>(
     // An upstream that failed or timed out (ProbeError), or no system resolver (InputError), is this
     // part's finding; anything else is a bug and fails the request (500).
     if (!(e instanceof NetdiagError)) throw e;
+    failures.push(e);
     finding = mailNotRunFinding(id, e.message);
   }
   return { id, label: MAIL_CHECK_LABELS[id], status: finding.status, summary: finding.summary, error: finding.error ?? null, details: finding.details };
