@@ -9,6 +9,7 @@ import { redactedPath, authenticate } from './server/auth.js';
 import type { Services } from './services.js';
 import type { ServerContext } from './graphql/context.js';
 import { createNetdiagYoga } from './graphql/yoga.js';
+import { MAX_OPERATION_BODY_BYTES } from './graphql/plugins/use-operation-limits.js';
 import { createRestHandler, REST_PREFIX, toolOf } from './rest/handler.js';
 import { envelopeResponse } from './rest/envelope.js';
 import { livenessResponse, readinessResponse } from './server/health.js';
@@ -45,7 +46,10 @@ export function createApp(services: Services): App {
       return { tool: 'metrics', response: await metricsResponse(services.metrics) };
     }
     if (url.pathname === '/graphql') {
-      return { tool: 'graphql', response: await yoga.fetch(request, server) };
+      const declared = Number(request.headers.get('content-length') ?? 0);
+      const bounded = declared > MAX_OPERATION_BODY_BYTES ? tooLarge(MAX_OPERATION_BODY_BYTES) : await boundedRequest(request, MAX_OPERATION_BODY_BYTES);
+      if (bounded instanceof Response) return { tool: 'graphql', response: bounded };
+      return { tool: 'graphql', response: await yoga.fetch(bounded, server) };
     }
     if (url.pathname === OPENAPI_PATH) {
       openApiJson ??= JSON.stringify(buildOpenApiDocument(restRoutes.values(), schema, services.config));
@@ -102,4 +106,39 @@ export function createApp(services: Services): App {
       }
     },
   };
+}
+
+/**
+ * The request with its body read into memory up to `maxBytes` (a chunked body declares no length):
+ * a larger body is refused with 413 before the GraphQL server sees it. The copy is a plain Fetch
+ * Request whatever Request class the HTTP adapter used.
+ */
+async function boundedRequest(request: Request, maxBytes: number): Promise<Request | Response> {
+  if (!request.body) return request;
+  const chunks: Uint8Array[] = [];
+  let seen = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += value.byteLength;
+    if (seen > maxBytes) {
+      await reader.cancel();
+      return tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: Buffer.concat(chunks),
+    ...(request.signal instanceof AbortSignal ? { signal: request.signal } : {}),
+  });
+}
+
+function tooLarge(maxBytes: number): Response {
+  return Response.json(
+    { errors: [{ message: `the request body is too large: at most ${maxBytes} bytes`, extensions: { code: 'BAD_INPUT', status: 413 } }] },
+    { status: 413 },
+  );
 }

@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import { createRequestContext, type RequestContext, type ServerContext } from './context.js';
 import { createMaskError } from './errors.js';
 import { useCredits } from './plugins/use-credits.js';
+import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { schema } from './schema.js';
 
 export const GRAPHQL_DEADLINE_MS = 30_000;
@@ -64,6 +65,7 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
       });
     },
     plugins: [
+      useOperationLimits(),
       useCredits(),
       {
         onResponse({ request, response }) {

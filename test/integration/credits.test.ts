@@ -124,6 +124,33 @@ describe('GraphQL pricing', () => {
     expect(res.headers.get('ratelimit-remaining')).toBeNull();
   });
 
+  it('refuses oversized operations cheaply, before pricing or a key check', async () => {
+    t = await createTestApp(base);
+    const manyTokens = `{ ${Array.from({ length: 3000 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
+    const tooLong = await graphql(t, manyTokens, {}, { key: null });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.errors[0].message).toMatch(/more th\w+ 4000 tokens/);
+    const huge = await t.app.fetch(
+      new Request('http://netdiag.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(70_030) },
+        body: JSON.stringify({ query: `{ __typename } #${'x'.repeat(70_000)}` }),
+      }),
+    );
+    expect(huge.status).toBe(413);
+    // a chunked body (no declared length) is cut off at the same bound
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(`{"query":"{ __typename } #${'x'.repeat(70_000)}"}`));
+        controller.close();
+      },
+    });
+    const chunked = await t.app.fetch(
+      new Request('http://netdiag.test/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunks, duplex: 'half' } as RequestInit),
+    );
+    expect(chunked.status).toBe(413);
+  });
+
   it('serves GraphiQL to a browser', async () => {
     t = await createTestApp();
     const res = await t.app.fetch(new Request('http://netdiag.test/graphql', { headers: { accept: 'text/html' } }));
