@@ -66,6 +66,10 @@ const schema = z
         port: z.number().int().min(0).max(65535).default(8080),
         trustedProxies: z.array(cidr).default([]),
         dataDir: z.string().min(1).default('.netdiag'),
+        /** added key (decisions §8): bound of one REST request or GraphQL operation without composite checks */
+        requestTimeoutMs: positiveMs.default(20_000),
+        /** added key (decisions §8): bound of a request that runs a composite check */
+        compositeTimeoutMs: positiveMs.default(30_000),
       })
       .strict()
       .prefault({}),
@@ -137,6 +141,14 @@ const schema = z
         token: z.string().min(1).nullable().default(null),
         baseUrl: z.string().url().default('https://api.ipinfo.io'),
       })
+      .strict()
+      .prefault({}),
+    tcp: z
+      .object({ connectTimeoutMs: positiveMs.default(5000) })
+      .strict()
+      .prefault({}),
+    tls: z
+      .object({ handshakeTimeoutMs: positiveMs.default(5000) })
       .strict()
       .prefault({}),
     ping: z

@@ -76,7 +76,11 @@ export async function createServices(config: Config, logger: Logger, overrides: 
     registryCache: createRegistryCache({ ...(overrides.now ? { now: overrides.now } : {}), redis }),
     pingPath: overrides.pingPath ?? 'ping',
     webPorts: overrides.webPorts ?? { http: 80, https: 443 },
-    connections: connectionSettings(overrides.connections),
+    connections: connectionSettings({
+      connectTimeoutMs: config.tcp.connectTimeoutMs,
+      handshakeTimeoutMs: config.tls.handshakeTimeoutMs,
+      ...overrides.connections,
+    }),
     // config loaded (we are running) and, when configured, Redis reachable: for /readyz
     ready: async () => (redis ? redis.ready() : { ok: true }),
     async close() {

@@ -11,7 +11,6 @@ import { useCredits } from './plugins/use-credits.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { schema } from './schema.js';
 
-export const GRAPHQL_DEADLINE_MS = 30_000;
 
 export const GRAPHIQL_EXAMPLE = `# One operation, several checks: every field below is a check, run in parallel,
 # and each costs its credits (the table on the developer page, /, lists them).
@@ -60,7 +59,8 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
         url,
         peerAddress,
         auth: authenticate(request, url, services.keyring),
-        deadlineMs: deadlineMs ?? GRAPHQL_DEADLINE_MS,
+        // GraphQL operations are priced after the context exists: give them the composite bound.
+        deadlineMs: deadlineMs ?? services.config.server.compositeTimeoutMs,
         responseHeaders,
       });
     },

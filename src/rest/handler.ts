@@ -16,8 +16,6 @@ import { QueryReader } from './query-reader.js';
 import { restRoutes, type RestRoute } from './routes.js';
 
 export const REST_PREFIX = '/api/';
-export const REST_DEADLINE_MS = 20_000;
-export const COMPOSITE_DEADLINE_MS = 30_000;
 
 /** meta.tool is the last path segment (decisions §2), also for a 404. */
 export function toolOf(pathname: string): string {
@@ -58,7 +56,8 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
 
     // A composite check (defineCheck({ composite: true })) gets the longer bound (decisions §8).
     const composite = checkSpecForField(route.field)?.composite ?? false;
-    const deadlineMs = composite ? COMPOSITE_DEADLINE_MS : REST_DEADLINE_MS;
+    const { requestTimeoutMs, compositeTimeoutMs } = services.config.server;
+    const deadlineMs = composite ? compositeTimeoutMs : requestTimeoutMs;
     const { execute, contextFactory, schema } = yoga.getEnveloped({ request, peerAddress, deadlineMs });
     const contextValue = (await contextFactory()) as unknown as RequestContext;
 

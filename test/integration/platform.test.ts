@@ -143,3 +143,20 @@ describe('my-ip address rules', () => {
     expect((await (await t.get('/api/v1/my-ip', { peer: '2606:4700::1' })).json()).data).toEqual({ ip: '2606:4700::1', version: 'IPv6' });
   });
 });
+
+describe('request bounds from configuration', () => {
+  it('answers 504 when a REST check outlives server.requestTimeoutMs', async () => {
+    const { startDnsLab, rr } = await import('../lab/dns-server.js');
+    const lab = await startDnsLab({ records: [rr.a('slow.test', '192.0.2.1')], delayMs: 2000 });
+    try {
+      t = await createTestApp({ server: { requestTimeoutMs: 300 }, dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 5000 } });
+      const started = performance.now();
+      const res = await t.get('/api/v1/dns-lookup?domain=slow.test');
+      expect(res.status).toBe(504);
+      expect((await res.json()).error).toBe('the check did not finish within 0.3 s');
+      expect(performance.now() - started).toBeLessThan(1500);
+    } finally {
+      await lab.close();
+    }
+  });
+});

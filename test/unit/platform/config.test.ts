@@ -7,7 +7,16 @@ import { buildConfig, ConfigError, loadConfig, parseHostPort } from '../../../sr
 describe('configuration', () => {
   it('has defaults that serve real traffic', () => {
     const c = buildConfig({});
-    expect(c.server).toEqual({ host: '0.0.0.0', port: 8080, trustedProxies: [], dataDir: '.netdiag' });
+    expect(c.server).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      trustedProxies: [],
+      dataDir: '.netdiag',
+      requestTimeoutMs: 20000,
+      compositeTimeoutMs: 30000,
+    });
+    expect(c.tcp).toEqual({ connectTimeoutMs: 5000 });
+    expect(c.tls).toEqual({ handshakeTimeoutMs: 5000 });
     expect(c.quota).toEqual({ credits: 300, windowSeconds: 86400, costs: { default: 3, 'my-ip': 1, 'tls-configuration': 4 } });
     expect(c.dns.publicResolvers.map((r) => r.ip)).toEqual([
       '8.8.8.8', '1.1.1.1', '9.9.9.9', '208.67.222.222', '64.6.64.6', '94.140.14.14', '223.5.5.5', '4.2.2.1',
