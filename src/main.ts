@@ -29,6 +29,13 @@ async function main(): Promise<void> {
     throw e;
   }
   enableProcessMetrics(services.metrics);
+  // Build the IP database index now, in the background, so the first ip-info request does not pay
+  // for it (about a second); a failure leaves lookups to try again and says why.
+  const warming = performance.now();
+  services.ipData.warm?.().then(
+    () => logger.info('ip_database_ready', { ms: Math.round(performance.now() - warming) }),
+    (e: unknown) => logger.error('ip_database_unavailable', { message: (e as Error).message }),
+  );
   const app = createApp(services);
   const adapter = createServerAdapter<{ req: import('node:http').IncomingMessage }>((request, ctx) =>
     app.fetch(request, { peerAddress: ctx.req.socket.remoteAddress ?? null }),

@@ -38,7 +38,7 @@ export interface Services {
   /** trust anchors and time bounds of the TLS and TCP connection checks */
   readonly connections: ConnectionSettings;
   /** IP → ASN / country facts (bundled database, operator MMDB or IPinfo Lite) */
-  readonly ipData: IpDataSource;
+  readonly ipData: IpDataSource & { warm?(): Promise<void> };
   /** cross-request cache of IP facts (decisions §9: 24 h) */
   readonly ipFactsCache: IpFactsCache;
   /** the IANA RDAP bootstrap (`rdap.bootstrapFile` or the bundled copy), read once at start; null when `rdap.enabled` is false */
