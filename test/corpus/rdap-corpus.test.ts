@@ -5,13 +5,12 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseRdapDomain, type RegistryFacts } from '../../src/checks/registry/rdap-parse.js';
+import { sharedFixturesDir } from './shared-dir.js';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-const candidate = process.env.NETDIAG_SHARED_FIXTURES ?? join(repo, '..', 'shared', 'fixtures');
-const dir = existsSync(join(candidate, 'rdap')) ? join(candidate, 'rdap') : null;
+const fixtures = sharedFixturesDir();
+const dir = fixtures && existsSync(join(fixtures, 'rdap')) ? join(fixtures, 'rdap') : null;
 
 const MARKMONITOR_ABUSE = 'abusecomplaints@markmonitor.com';
 const GOOGLE_NS = ['ns1.google.com', 'ns2.google.com', 'ns3.google.com', 'ns4.google.com'];
