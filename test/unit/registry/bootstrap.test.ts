@@ -9,6 +9,7 @@ import {
   loadBootstrapFile,
   rdapBaseFor,
 } from '../../../src/checks/registry/bootstrap.js';
+import { sharedFixturesDir } from '../../corpus/shared-dir.js';
 
 const repo = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -38,9 +39,9 @@ describe('bundled RDAP bootstrap', () => {
     expect(rdapBaseFor(bundled, 'example.invalid')).toBeNull();
   });
 
-  const shared = process.env.NETDIAG_SHARED_FIXTURES ?? join(repo, '..', 'shared', 'fixtures');
-  it.skipIf(!existsSync(join(shared, 'rdap', 'iana-rdap-dns.json')))('is byte-identical to the IANA file it was copied from', () => {
-    expect(readFileSync(bundledBootstrapPath()).equals(readFileSync(join(shared, 'rdap', 'iana-rdap-dns.json')))).toBe(true);
+  const iana = join(sharedFixturesDir() ?? '/nonexistent', 'rdap', 'iana-rdap-dns.json');
+  it.skipIf(!existsSync(iana))('is byte-identical to the IANA file it was copied from', () => {
+    expect(readFileSync(bundledBootstrapPath()).equals(readFileSync(iana))).toBe(true);
   });
 });
 
