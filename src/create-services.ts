@@ -8,7 +8,9 @@ import { createIpDataSource, type IpDataSource } from './probes/ipdata.js';
 import { createIpFactsCache } from './checks/ip/cache.js';
 import { loadBootstrapFile } from './checks/registry/bootstrap.js';
 import { createRegistryCache } from './checks/registry/cache.js';
-import { createRdapClient } from './probes/rdap.js';
+import { createRdapClient, type RdapClient } from './probes/rdap.js';
+import { createGuardedRdapDispatcher } from './probes/rdap-dispatcher.js';
+import { createTargetGuard } from './probes/guard.js';
 import { createKeyring, loadOrCreateSecret } from './server/keys.js';
 import { createMemoryQuotaStore } from './server/quota.js';
 import { createRedisQuotaStore } from './server/quota-redis.js';
@@ -72,7 +74,7 @@ export async function createServices(config: Config, logger: Logger, overrides: 
     ipData,
     ipFactsCache: createIpFactsCache(),
     rdapBootstrap,
-    rdapClient: config.rdap.enabled ? createRdapClient() : null,
+    rdapClient: config.rdap.enabled ? createGuardedRdapClient(config.targets.allow) : null,
     registryCache: createRegistryCache({ ...(overrides.now ? { now: overrides.now } : {}), redis }),
     pingPath: overrides.pingPath ?? 'ping',
     webPorts: overrides.webPorts ?? { http: 80, https: 443 },
@@ -89,4 +91,14 @@ export async function createServices(config: Config, logger: Logger, overrides: 
       await redis?.close();
     },
   };
+}
+
+/** RDAP through the special-purpose address check (registry links and redirects are upstream text). */
+function createGuardedRdapClient(allow: readonly string[]): RdapClient {
+  const guard = createTargetGuard({
+    allow,
+    resolve: () => Promise.reject(new Error('the RDAP guard only checks addresses')),
+  });
+  const assertAllowed = (address: string, target: string) => guard.assertAllowed(address, target);
+  return createRdapClient({ dispatcher: createGuardedRdapDispatcher(assertAllowed), assertAllowed });
 }

@@ -1,13 +1,16 @@
 /**
  * RDAP client for domain lookups (RFC 7480 transport, RFC 9082 query paths).
- * RDAP servers are registry infrastructure named by the IANA bootstrap file, not
- * caller targets, so the target guard does not apply; the base URL is injected.
+ * The base URL is injected (the IANA bootstrap names it). Registry answers and redirects decide
+ * further hosts, so with `assertAllowed` (production) every host's addresses are checked against the
+ * special-purpose ranges: IP literals here, names in the dispatcher's lookup (rdap-dispatcher.ts).
  *
  * undici 7 has no redirect option: redirects are followed here (at most 3, RFC 7480
  * §5.2 lets a registry send the client to the registrar's server). Bodies are read
  * with a byte cap (decisions §8) and one deadline covers every hop.
  */
+import net from 'node:net';
 import { request, type Dispatcher } from 'undici';
+import { TargetRefusedError } from '../errors.js';
 import { ProbeError, type ProbeErrorKind } from './errors.js';
 import { isLdhDomainName } from './whois.js';
 
@@ -45,6 +48,23 @@ function isHttpUrl(url: URL): boolean {
   return url.protocol === 'https:' || url.protocol === 'http:';
 }
 
+function refuseUnlessAllowed(assertAllowed: (address: string, target: string) => void, address: string, host: string): void {
+  try {
+    assertAllowed(address, host);
+  } catch (e) {
+    if (e instanceof TargetRefusedError) throw new ProbeError('REFUSED', host, `RDAP server ${host} is not contacted: ${e.message}`, { cause: e });
+    throw e;
+  }
+}
+
+/** A refusal by the guarded lookup, as undici hands it back (possibly wrapped). */
+function refusal(err: unknown): TargetRefusedError | null {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof TargetRefusedError) return e;
+  }
+  return null;
+}
+
 function failureKind(err: unknown): ProbeErrorKind {
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'ECONNREFUSED') return 'REFUSED';
@@ -68,7 +88,9 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
   return Buffer.concat(chunks, size);
 }
 
-export function createRdapClient(deps: { dispatcher?: Dispatcher } = {}): RdapClient {
+export function createRdapClient(
+  deps: { dispatcher?: Dispatcher; assertAllowed?: (address: string, target: string) => void } = {},
+): RdapClient {
   return {
     async getDomain(baseUrl, domain, opts) {
       let url: URL;
@@ -103,6 +125,8 @@ export function createRdapClient(deps: { dispatcher?: Dispatcher } = {}): RdapCl
         for (let hop = 0; ; hop++) {
           const host = url.host;
           if (deadline.signal.aborted) throw interrupted(host, undefined);
+          const literal = url.hostname.replace(/^\[|\]$/g, '');
+          if (deps.assertAllowed && net.isIP(literal)) refuseUnlessAllowed(deps.assertAllowed, literal, host);
           let response: Dispatcher.ResponseData;
           try {
             response = await request(url, {
@@ -113,6 +137,8 @@ export function createRdapClient(deps: { dispatcher?: Dispatcher } = {}): RdapCl
             });
           } catch (err) {
             if (deadline.signal.aborted) throw interrupted(host, err);
+            const refused = refusal(err);
+            if (refused) throw new ProbeError('REFUSED', host, `RDAP server ${host} is not contacted: ${refused.message}`, { cause: err });
             const kind = failureKind(err);
             const what =
               kind === 'REFUSED'
