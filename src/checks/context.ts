@@ -15,7 +15,6 @@ import { createConnectionLoaders, type ConnectionLoaders } from './tls/loaders.j
 import { createHttpLoaders, type HttpLoaders } from './http/loaders.js';
 import { createPingLoaders, type PingLoaders } from './ping/loader.js';
 import { createRegistrationLoader, type RegistrationLoader } from './registry/loader.js';
-import { observeConnectionLoaders, observeHttpLoaders, observePingLoaders } from './observed-loaders.js';
 
 export interface CheckContext extends ConnectionLoaders {
   readonly config: Config;
@@ -88,6 +87,7 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
   const addresses = (name: string) => addressLoader.load(name.toLowerCase().replace(/\.$/, ''));
 
   const guard = createTargetGuard({ allow: config.targets.allow, resolve: (name) => addresses(name) });
+  const assertAllowed = (address: string, target: string) => guard.assertAllowed(address, target);
 
   const ipFactsLoader = createRequestLoader(async (ip: string): Promise<IpFacts> => {
     const hit = services.ipFactsCache.get(ip);
@@ -115,10 +115,10 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
     addresses,
     guard,
     // TLS handshakes and TCP port tests, once per request per question (src/checks/tls/loaders.ts)
-    // (each family observed once per distinct question for the metrics: src/checks/observed-loaders.ts)
-    ...observeConnectionLoaders(createConnectionLoaders(services.connections, (address, target) => guard.assertAllowed(address, target), signal), metrics.upstream),
-    ...observeHttpLoaders(createHttpLoaders({ http: config.http, connections: services.connections, guard, signal }), metrics.upstream),
-    ...observePingLoaders(createPingLoaders({ settings: config.ping, pingPath: services.pingPath, assertAllowed: (address, target) => guard.assertAllowed(address, target), signal }), metrics.upstream),
+    // (each loader observes a question for the metrics where it asks it: once per distinct question)
+    ...createConnectionLoaders(services.connections, assertAllowed, signal, metrics.upstream),
+    ...createHttpLoaders({ http: config.http, connections: services.connections, guard, signal, observe: metrics.upstream }),
+    ...createPingLoaders({ settings: config.ping, pingPath: services.pingPath, assertAllowed, signal, observe: metrics.upstream }),
     // WHOIS servers pass the target rules too (a referral must not reach into a private network)
     ...createRegistrationLoader({
       whois: config.whois,

@@ -25,6 +25,9 @@ export type CacheName = 'dns' | 'ip_facts' | 'registry';
  */
 export type ObserveUpstream = <T>(family: UpstreamFamily, ask: () => Promise<T>, outcomeOf?: (answer: T) => string) => Promise<T>;
 
+/** Observes nothing (unit tests of a loader on its own). */
+export const unobserved: ObserveUpstream = (_family, ask) => ask();
+
 export interface Metrics {
   readonly registry: Registry;
   /** one HTTP request answered: its tool (route), status and duration; a 429 also counts as a quota refusal */

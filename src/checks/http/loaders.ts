@@ -9,6 +9,7 @@
  * target, through the target guard and re-checks each socket's remote address, so
  * nothing here connects to a caller's target by itself.
  */
+import { unobserved, type ObserveUpstream } from '../../server/metrics.js';
 import { createRequestLoader } from '../request-loader.js';
 import type { Config } from '../../config.js';
 import type { TargetGuard } from '../../probes/guard.js';
@@ -48,6 +49,8 @@ export interface HttpLoaderDependencies {
   readonly guard: TargetGuard;
   /** the request's signal */
   readonly signal: AbortSignal;
+  /** metrics: each distinct fetch is observed once, where the loader asks it (default: unobserved) */
+  readonly observe?: ObserveUpstream;
 }
 
 /** The identity of a fetch: the body mode and the URL as requested, fragment dropped (it is never sent). */
@@ -56,7 +59,8 @@ export function httpFetchKey(question: HttpFetchQuestion): string {
 }
 
 export function createHttpLoaders(deps: HttpLoaderDependencies): HttpLoaders {
-  const fetches = createRequestLoader((q: HttpFetchQuestion) => fetchOnce(q, deps), httpFetchKey);
+  const observe = deps.observe ?? unobserved;
+  const fetches = createRequestLoader((q: HttpFetchQuestion) => observe('http', () => fetchOnce(q, deps)), httpFetchKey);
   return {
     fetch: (url, options) => fetches.load({ url, readBody: options.readBody }),
   };

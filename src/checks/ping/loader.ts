@@ -4,6 +4,7 @@
  * website-health-check, share one run. A live measurement: nothing is kept beyond the
  * request.
  */
+import { unobserved, type ObserveUpstream } from '../../server/metrics.js';
 import { createRequestLoader } from '../request-loader.js';
 import net from 'node:net';
 import type { Config } from '../../config.js';
@@ -34,10 +35,17 @@ export interface PingLoaderDependencies {
   readonly assertAllowed: (address: string, targetForMessage: string) => void;
   /** the request's signal */
   readonly signal: AbortSignal;
+  /** metrics: each distinct ping is observed once, where the loader runs it (default: unobserved) */
+  readonly observe?: ObserveUpstream;
 }
 
 export function createPingLoaders(deps: PingLoaderDependencies): PingLoaders {
-  const pings = createRequestLoader((q: PingQuestion) => pingOnce(q, deps), (q) => q.ip);
+  const observe = deps.observe ?? unobserved;
+  // Offline (no reply) is a result, not a failure (decisions §4): told apart by outcome.
+  const pings = createRequestLoader(
+    (q: PingQuestion) => observe('ping', () => pingOnce(q, deps), (r) => r.status.toLowerCase()),
+    (q) => q.ip,
+  );
   return { ping: (question) => pings.load(question) };
 }
 

@@ -9,6 +9,7 @@
  * TCP connect the probe re-checks the socket's remote address with the guard
  * (decisions §7) before it sends a byte (TLS) or gives a verdict (TCP).
  */
+import { unobserved, type ObserveUpstream } from '../../server/metrics.js';
 import { createRequestLoader, type RequestLoader } from '../request-loader.js';
 import type { SecureVersion } from 'node:tls';
 import { probeTcpPort, type TcpPortProbeResult } from '../../probes/tcp.js';
@@ -63,10 +64,12 @@ export function createConnectionLoaders(
   settings: ConnectionSettings,
   assertAllowed: (address: string, targetForMessage: string) => void,
   signal: AbortSignal,
+  /** metrics: each distinct handshake or port test is observed once, where the loader runs it */
+  observe: ObserveUpstream = unobserved,
 ): ConnectionLoaders {
   const handshakes = connectionLoader<TlsQuestion, TlsHandshakeResult>(
     (q) =>
-      tlsHandshake({
+      observe('tls', () => tlsHandshake({
         ip: q.ip,
         port: q.port,
         servername: q.servername,
@@ -78,18 +81,19 @@ export function createConnectionLoaders(
         signal,
         ...(settings.tlsCa !== undefined ? { ca: settings.tlsCa } : {}),
         assertRemote: (remoteAddress) => assertAllowed(remoteAddress, q.target),
-      }),
+      })),
     tlsQuestionKey,
   );
   const ports = connectionLoader<TcpQuestion, TcpPortProbeResult>(
     (q) =>
-      probeTcpPort({
+      // open, closed and filtered are all answers (port-checker results), told apart by outcome
+      observe('tcp', () => probeTcpPort({
         ip: q.ip,
         port: q.port,
         timeoutMs: settings.connectTimeoutMs,
         signal,
         assertRemote: (remoteAddress) => assertAllowed(remoteAddress, q.target),
-      }),
+      }), (r) => r.state),
     tcpQuestionKey,
   );
   return {
