@@ -12,6 +12,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Lab servers bind port 0 on loopback; files run in parallel on the two cores.

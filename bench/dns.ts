@@ -18,7 +18,11 @@ function median(xs: number[]): number {
 }
 
 export async function benchDnsLookup(): Promise<void> {
-  const lab = await startDnsLab({ delayMs: 20, authoritative: false, records: [rr.a('bench.test', '192.0.2.1'), rr.mx('bench.test', 10, 'mx.bench.test')] });
+  const lab = await startDnsLab({
+    delayMs: 20,
+    authoritative: false,
+    records: [rr.a('bench.test', '192.0.2.1'), rr.mx('bench.test', 10, 'mx.bench.test')],
+  });
   const services = await createServices(
     buildConfig({ server: { dataDir: '/tmp/netdiag-bench' }, dns: { system: [`127.0.0.1:${lab.port}`] } }),
     silentLogger,
@@ -32,7 +36,9 @@ export async function benchDnsLookup(): Promise<void> {
     times.push(performance.now() - t0);
   }
   console.log('\n## dns-lookup, 7 types, server adds 20 ms per answer');
-  console.log(`median ${median(times).toFixed(1)} ms (sequential would be ≥ 140 ms); ratio to one answer: ${(median(times) / 20).toFixed(2)}×`);
+  console.log(
+    `median ${median(times).toFixed(1)} ms (sequential would be ≥ 140 ms); ratio to one answer: ${(median(times) / 20).toFixed(2)}×`,
+  );
   await services.close();
   await lab.close();
 }

@@ -47,7 +47,13 @@ export async function runLoad(options: {
   await pool.close();
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-  return { requests: latencies.length, errors, perSecond: (latencies.length / elapsed) * 1000, p50Ms: pct(50), p99Ms: pct(99) };
+  return {
+    requests: latencies.length,
+    errors,
+    perSecond: (latencies.length / elapsed) * 1000,
+    p50Ms: pct(50),
+    p99Ms: pct(99),
+  };
 }
 
 export function formatLoad(name: string, r: LoadResult): string {

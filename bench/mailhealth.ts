@@ -46,7 +46,10 @@ const ZONE: LabZoneRecord[] = [
   rr.txt(DOMAIN, `v=spf1 mx a:out.${DOMAIN} include:_spf.google.com include:sendgrid.net -all`),
   rr.txt(DOMAIN, 'site-verification=bench'),
   rr.a(`out.${DOMAIN}`, '1.2.3.7'),
-  rr.txt('_spf.google.com', 'v=spf1 include:_netblocks.google.com include:_netblocks2.google.com include:_netblocks3.google.com ~all'),
+  rr.txt(
+    '_spf.google.com',
+    'v=spf1 include:_netblocks.google.com include:_netblocks2.google.com include:_netblocks3.google.com ~all',
+  ),
   rr.txt('_netblocks.google.com', 'v=spf1 ip4:35.190.247.0/24 ip4:64.233.160.0/19 ~all'),
   rr.txt('_netblocks2.google.com', 'v=spf1 ip6:2001:4860:4000::/36 ~all'),
   rr.txt('_netblocks3.google.com', 'v=spf1 ip4:172.217.0.0/19 ~all'),
@@ -65,8 +68,10 @@ function median(xs: number[]): number {
 
 /* ------------------------------------------------------- the critical path, from the zone */
 
-const recordsAt = (name: string, type: string): unknown[] => ZONE.filter((r) => r.name === name && r.type === type).map((r) => r.data);
-const txtAt = (name: string): string[] => recordsAt(name, 'TXT').map((d) => (Array.isArray(d) ? d.join('') : String(d)));
+const recordsAt = (name: string, type: string): unknown[] =>
+  ZONE.filter((r) => r.name === name && r.type === type).map((r) => r.data);
+const txtAt = (name: string): string[] =>
+  recordsAt(name, 'TXT').map((d) => (Array.isArray(d) ? d.join('') : String(d)));
 const spfAt = (name: string): string | undefined => txtAt(name).find((t) => /^v=spf1( |$)/i.test(t));
 
 /** Round trips until the SPF walk of `name` (asked at round trip `at`) has every answer. */
@@ -90,8 +95,13 @@ function spfHops(name: string, at: number): number {
 function criticalPath(): { hops: number; parts: Record<string, number> } {
   const exchanges = recordsAt(DOMAIN, 'MX').map((d) => (d as { exchange: string }).exchange);
   const addresses = exchanges.flatMap((e) => recordsAt(e, 'A') as string[]);
-  const listed = addresses.some((ip) => LISTS.some((l) => recordsAt(`${ip.split('.').reverse().join('.')}.${l.zone}`, 'A').length > 0));
-  const rootIncludes = (spfAt(DOMAIN) ?? '').split(' ').filter((t) => t.startsWith('include:')).map((t) => t.slice('include:'.length));
+  const listed = addresses.some((ip) =>
+    LISTS.some((l) => recordsAt(`${ip.split('.').reverse().join('.')}.${l.zone}`, 'A').length > 0),
+  );
+  const rootIncludes = (spfAt(DOMAIN) ?? '')
+    .split(' ')
+    .filter((t) => t.startsWith('include:'))
+    .map((t) => t.slice('include:'.length));
   const inferred = inferProviders(exchanges, rootIncludes).selectors.filter((s) => !SELECTORS.includes(s));
   const parts = {
     mx: exchanges.length > 0 ? 2 : 1,
@@ -142,7 +152,9 @@ export async function benchMailhealth(): Promise<void> {
   const path = hops * DELAY_MS;
   console.log(`\n## mailhealth-check, server adds ${DELAY_MS} ms per answer (${outcome})`);
   console.log(
-    `critical path ${hops} dependent questions = ${path} ms (${Object.entries(parts).map(([k, v]) => `${k} ${v}`).join(', ')}); ${questions} questions in all`,
+    `critical path ${hops} dependent questions = ${path} ms (${Object.entries(parts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}); ${questions} questions in all`,
   );
   console.log(`median wall ${wall.toFixed(1)} ms over ${RUNS} runs: ratio ${(wall / path).toFixed(2)} (aim ≤ 1.2)`);
 }

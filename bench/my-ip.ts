@@ -13,7 +13,11 @@ import { createJsonLogger } from '../src/log.js';
 import { formatLoad, runLoad } from './load.js';
 
 const KEY = 'bench-key-0123456789';
-const BODY = JSON.stringify({ ok: true, data: { ip: '93.184.216.34', version: 'IPv4' }, meta: { tool: 'my-ip', version: 'v1' } });
+const BODY = JSON.stringify({
+  ok: true,
+  data: { ip: '93.184.216.34', version: 'IPv4' },
+  meta: { tool: 'my-ip', version: 'v1' },
+});
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -22,7 +26,10 @@ async function listen(server: Server): Promise<string> {
 
 export async function benchMyIp(durationMs: number): Promise<void> {
   const bare = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(BODY) });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(BODY),
+    });
     res.end(BODY);
   });
   const config = buildConfig({
@@ -31,11 +38,16 @@ export async function benchMyIp(durationMs: number): Promise<void> {
     quota: { credits: 100_000_000 },
   });
   // The real JSON logger, writing to a sink: log formatting is part of the cost, terminal I/O is not.
-  const services = await createServices(config, createJsonLogger(() => {}));
+  const services = await createServices(
+    config,
+    createJsonLogger(() => {}),
+  );
   const app = createApp(services);
-  const full = createServer(createServerAdapter<{ req: import('node:http').IncomingMessage }>((request, ctx) =>
-    app.fetch(request, { peerAddress: ctx.req.socket.remoteAddress ?? null }),
-  ));
+  const full = createServer(
+    createServerAdapter<{ req: import('node:http').IncomingMessage }>((request, ctx) =>
+      app.fetch(request, { peerAddress: ctx.req.socket.remoteAddress ?? null }),
+    ),
+  );
   const bareUrl = await listen(bare);
   const fullUrl = await listen(full);
   const headers = { 'x-api-key': KEY, 'x-forwarded-for': '93.184.216.34' };
@@ -49,7 +61,9 @@ export async function benchMyIp(durationMs: number): Promise<void> {
   console.log('\n## my-ip overhead (16 connections, loopback)');
   console.log(formatLoad('bare node:http', b));
   console.log(formatLoad('netdiag GET /api/v1/my-ip', f));
-  console.log(`ratio: throughput ${(f.perSecond / b.perSecond).toFixed(2)}× of bare, p99 latency ${(f.p99Ms / b.p99Ms).toFixed(2)}× of bare`);
+  console.log(
+    `ratio: throughput ${(f.perSecond / b.perSecond).toFixed(2)}× of bare, p99 latency ${(f.p99Ms / b.p99Ms).toFixed(2)}× of bare`,
+  );
   if (f.errors > 0) throw new Error(`${f.errors} full-stack requests failed`);
 
   await new Promise((r) => bare.close(r));

@@ -38,7 +38,12 @@ export async function benchPropagation(): Promise<void> {
       dns: {
         system: [`127.0.0.1:${system.port}`],
         timeoutMs: TIMEOUT_MS,
-        publicResolvers: resolvers.map((lab, i) => ({ name: `Lab ${i + 1}`, ip: `192.0.2.${i + 100}`, countryCode: 'US', address: `127.0.0.1:${lab.port}` })),
+        publicResolvers: resolvers.map((lab, i) => ({
+          name: `Lab ${i + 1}`,
+          ip: `192.0.2.${i + 100}`,
+          countryCode: 'US',
+          address: `127.0.0.1:${lab.port}`,
+        })),
       },
     }),
     silentLogger,

@@ -2,9 +2,12 @@
  * `npm run bench`: every benchmark, printed as figures. Loopback only.
  * BENCH_DURATION_MS sets the measuring time of each load run (default 5000).
  */
+import { benchAbuse } from './abuse.js';
 import { benchDnsLookup } from './dns.js';
 import { benchMailhealth } from './mailhealth.js';
 import { benchMyIp } from './my-ip.js';
+import { benchParsers } from './parsers.js';
+import { benchStartup } from './startup.js';
 import { benchPropagation } from './propagation.js';
 import { benchTlsConfiguration } from './tls-configuration.js';
 
@@ -15,3 +18,6 @@ await benchDnsLookup();
 await benchPropagation();
 await benchTlsConfiguration();
 await benchMailhealth();
+await benchAbuse();
+await benchParsers();
+await benchStartup();

@@ -39,7 +39,8 @@ function sClient(port: number, versionFlag: string): Promise<void> {
     child.once('error', reject);
     child.once('close', () => {
       // "Protocol  : TLSv1.2" (TLS 1.2 and below) or "New, TLSv1.3, Cipher is ..." (all versions)
-      if (!/New, TLSv1(\.\d)?, Cipher is /.test(output)) reject(new Error(`openssl s_client ${versionFlag} did not complete a handshake`));
+      if (!/New, TLSv1(\.\d)?, Cipher is /.test(output))
+        reject(new Error(`openssl s_client ${versionFlag} did not complete a handshake`));
       else resolve();
     });
   });
@@ -47,7 +48,12 @@ function sClient(port: number, versionFlag: string): Promise<void> {
 
 export async function benchTlsConfiguration(): Promise<void> {
   const pki = await labPki();
-  const server = await startTlsServer({ cert: pki.good.chain, key: pki.good.key, minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' });
+  const server = await startTlsServer({
+    cert: pki.good.chain,
+    key: pki.good.key,
+    minVersion: 'TLSv1',
+    ciphers: 'DEFAULT:@SECLEVEL=0',
+  });
   const dns = await startDnsLab({ authoritative: false, records: [rr.a(NAME, '127.0.0.1')] });
   const services = await createServices(
     buildConfig({
@@ -65,7 +71,8 @@ export async function benchTlsConfiguration(): Promise<void> {
       const t0 = performance.now();
       const data = await runTlsConfiguration(ctx, { domain: NAME, port: server.port });
       const took = performance.now() - t0;
-      if (data.protocols.some((p) => p.result !== 'supported')) throw new Error(`lab server not fully supported: ${JSON.stringify(data.protocols)}`);
+      if (data.protocols.some((p) => p.result !== 'supported'))
+        throw new Error(`lab server not fully supported: ${JSON.stringify(data.protocols)}`);
       return took;
     };
     const openssl = async (): Promise<number> => {
@@ -85,8 +92,12 @@ export async function benchTlsConfiguration(): Promise<void> {
     const c = median(checkTimes);
     const o = median(opensslTimes);
     console.log('\n## tls-configuration vs openssl s_client (loopback lab server, TLS 1.0–1.3)');
-    console.log(`runTlsConfiguration (6 handshakes in parallel, in process): median ${c.toFixed(1)} ms over ${ROUNDS} runs`);
-    console.log(`openssl s_client -tls1_3/-tls1_2/-tls1_1/-tls1, sequential: median ${o.toFixed(1)} ms over ${ROUNDS} runs`);
+    console.log(
+      `runTlsConfiguration (6 handshakes in parallel, in process): median ${c.toFixed(1)} ms over ${ROUNDS} runs`,
+    );
+    console.log(
+      `openssl s_client -tls1_3/-tls1_2/-tls1_1/-tls1, sequential: median ${o.toFixed(1)} ms over ${ROUNDS} runs`,
+    );
     console.log(`ratio: the check takes ${(c / o).toFixed(2)}× the time of the openssl loop`);
   } finally {
     await services.close();

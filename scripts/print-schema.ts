@@ -18,7 +18,9 @@ if (process.argv.includes('--check')) {
     // missing file: stale
   }
   if (current !== printed) {
-    console.error('schema/schema.graphql is stale: run `npm run schema:print` (and `npm run codegen`) and commit the result');
+    console.error(
+      'schema/schema.graphql is stale: run `npm run schema:print` (and `npm run codegen`) and commit the result',
+    );
     process.exit(1);
   }
   console.log('schema/schema.graphql is current');

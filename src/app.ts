@@ -20,6 +20,9 @@ import { restRoutes } from './rest/routes.js';
 import { schema } from './graphql/schema.js';
 import { KEYS_PATH } from './server/developer-page.js';
 import { createDeveloperRoutes } from './server/key-issuance.js';
+import { createUnkeyedGate } from './server/unkeyed-budget.js';
+import { createDocsRoutes } from './server/docs-page.js';
+import { GRAPHIQL_ASSETS, graphiqlAssetResponse } from './server/graphiql-assets.js';
 
 /** The generated OpenAPI 3.1 document of the v1 REST API (no key needed). */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -32,9 +35,15 @@ export function createApp(services: Services): App {
   const yoga = createNetdiagYoga(services);
   const rest = createRestHandler(yoga, services);
   const developer = createDeveloperRoutes(services);
+  const unkeyed = createUnkeyedGate(services);
+  const docs = createDocsRoutes(OPENAPI_PATH);
   let openApiJson: string | undefined;
 
-  async function route(request: Request, url: URL, server: ServerContext): Promise<{ response: Response; tool: string }> {
+  async function route(
+    request: Request,
+    url: URL,
+    server: ServerContext,
+  ): Promise<{ response: Response; tool: string }> {
     if (url.pathname === '/healthz') {
       return { tool: 'healthz', response: livenessResponse() };
     }
@@ -46,19 +55,44 @@ export function createApp(services: Services): App {
       return { tool: 'metrics', response: await metricsResponse(services.metrics) };
     }
     if (url.pathname === '/graphql') {
+      // With a valid key the operation is priced in credits; without one (introspection, GraphiQL's
+      // page) it spends the client address's unkeyed budget.
+      if (!authenticate(request, url, services.keyring).ok) {
+        const refused = await unkeyed(request, 'graphql', server.peerAddress);
+        if (refused) return { tool: 'graphql', response: refused };
+      }
       const declared = Number(request.headers.get('content-length') ?? 0);
-      const bounded = declared > MAX_OPERATION_BODY_BYTES ? tooLarge(MAX_OPERATION_BODY_BYTES) : await boundedRequest(request, MAX_OPERATION_BODY_BYTES);
+      const bounded =
+        declared > MAX_OPERATION_BODY_BYTES
+          ? tooLarge(MAX_OPERATION_BODY_BYTES)
+          : await boundedRequest(request, MAX_OPERATION_BODY_BYTES);
       if (bounded instanceof Response) return { tool: 'graphql', response: bounded };
       return { tool: 'graphql', response: await yoga.fetch(bounded, server) };
     }
     if (url.pathname === OPENAPI_PATH) {
+      const refused = await unkeyed(request, 'openapi', server.peerAddress);
+      if (refused) return { tool: 'openapi', response: refused };
       openApiJson ??= JSON.stringify(buildOpenApiDocument(restRoutes.values(), schema, services.config));
-      return { tool: 'openapi', response: new Response(openApiJson, { headers: { 'content-type': 'application/json; charset=utf-8' } }) };
+      return {
+        tool: 'openapi',
+        response: new Response(openApiJson, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+      };
+    }
+    if (url.pathname.startsWith(`${GRAPHIQL_ASSETS}/`)) {
+      // content-hashed and cached by browsers: not counted against the unkeyed budget (the page is)
+      return { tool: 'graphql', response: await graphiqlAssetResponse(request, url.pathname) };
+    }
+    if (docs.matches(url.pathname)) {
+      const refused = docs.isPage(url.pathname) ? await unkeyed(request, 'docs', server.peerAddress) : null;
+      return { tool: 'docs', response: refused ?? docs.respond(request, url.pathname) };
     }
     if (url.pathname === '/') {
-      return { tool: 'developer-page', response: developer.page(request, url) };
+      const refused = await unkeyed(request, 'page', server.peerAddress);
+      return { tool: 'developer-page', response: refused ?? developer.page(request, url) };
     }
     if (url.pathname === KEYS_PATH) {
+      const refused = await unkeyed(request, 'page', server.peerAddress);
+      if (refused) return { tool: 'key-issuance', response: refused };
       return { tool: 'key-issuance', response: await developer.issueKey(request, url, server.peerAddress) };
     }
     if (url.pathname.startsWith(REST_PREFIX)) {
@@ -66,7 +100,9 @@ export function createApp(services: Services): App {
     }
     return {
       tool: 'none',
-      response: envelopeResponse(toolOf(url.pathname), 404, { error: `no such path: ${url.pathname}; the API lives under /api/v1/ and /graphql` }),
+      response: envelopeResponse(toolOf(url.pathname), 404, {
+        error: `no such path: ${url.pathname}; the API lives under /api/v1/ and /graphql`,
+      }),
     };
   }
 
@@ -77,24 +113,34 @@ export function createApp(services: Services): App {
       const requestId = requestIdOf(request);
       let tool = 'unknown';
       let status = 500;
+      let reason: string | undefined;
       try {
         const out = await route(request, url, server);
         tool = out.tool;
         status = out.response.status;
+        if (status >= 500) reason = await reasonOf(out.response);
         return withRequestId(out.response, requestId);
       } catch (e) {
-        services.logger.error('request_failed', { requestId, path: redactedPath(url), message: (e as Error).message, stack: (e as Error).stack });
+        reason = (e as Error).message;
+        services.logger.error('request_failed', {
+          requestId,
+          path: redactedPath(url),
+          message: reason,
+          stack: (e as Error).stack,
+        });
         return withRequestId(envelopeResponse(toolOf(url.pathname), 500, { error: 'internal error' }), requestId);
       } finally {
         const seconds = (performance.now() - started) / 1000;
         services.metrics.request(tool, status, seconds);
         let auth: ReturnType<typeof authenticate> | null = null;
         try {
-          if (tool !== 'healthz' && tool !== 'readyz' && tool !== 'metrics') auth = authenticate(request, url, services.keyring);
+          if (tool !== 'healthz' && tool !== 'readyz' && tool !== 'metrics')
+            auth = authenticate(request, url, services.keyring);
         } catch {
           // The key check itself failed: that is the request_failed above; a throw here would lose the 500.
         }
-        services.logger.info('request', {
+        // A 5xx is something an operator should see, with the reason the client was given.
+        (status >= 500 ? services.logger.warn : services.logger.info)('request', {
           requestId,
           method: request.method,
           path: redactedPath(url),
@@ -102,6 +148,7 @@ export function createApp(services: Services): App {
           status,
           durationMs: Math.round(seconds * 10_000) / 10,
           keyId: auth?.ok ? auth.identity.id : null,
+          ...(reason !== undefined ? { reason } : {}),
         });
       }
     },
@@ -122,10 +169,9 @@ async function boundedRequest(request: Request, maxBytes: number): Promise<Reque
     const { done, value } = await reader.read();
     if (done) break;
     seen += value.byteLength;
-    if (seen > maxBytes) {
-      await reader.cancel();
-      return tooLarge(maxBytes);
-    }
+    // Not cancelled (that destroys the socket before the 413 is written); `Connection: close` lets
+    // Node send the answer and then close instead of reading the rest of the body.
+    if (seen > maxBytes) return tooLarge(maxBytes);
     chunks.push(value);
   }
   return new Request(request.url, {
@@ -136,9 +182,30 @@ async function boundedRequest(request: Request, maxBytes: number): Promise<Reque
   });
 }
 
+/**
+ * The message a 5xx answer gave its client: the envelope's `error`, or the first GraphQL error's
+ * message. Read from a copy, only for 5xx answers (all of ours are small JSON documents).
+ */
+async function reasonOf(response: Response): Promise<string> {
+  try {
+    const body = (await response.clone().json()) as { error?: unknown; errors?: Array<{ message?: unknown }> };
+    const message = body.error ?? body.errors?.[0]?.message;
+    return typeof message === 'string' ? message : `HTTP ${response.status}`;
+  } catch {
+    return `HTTP ${response.status} (no JSON body)`;
+  }
+}
+
 function tooLarge(maxBytes: number): Response {
   return Response.json(
-    { errors: [{ message: `the request body is too large: at most ${maxBytes} bytes`, extensions: { code: 'BAD_INPUT', status: 413 } }] },
-    { status: 413 },
+    {
+      errors: [
+        {
+          message: `the request body is too large: at most ${maxBytes} bytes`,
+          extensions: { code: 'BAD_INPUT', status: 413 },
+        },
+      ],
+    },
+    { status: 413, headers: { connection: 'close' } },
   );
 }

@@ -21,9 +21,12 @@ const cidr = z.string().refine(
 );
 
 /** "host", "host:port", "[v6]:port" or a bare IPv6 address. */
-const hostPort = z.string().min(1).refine((s) => parseHostPort(s, 53) !== null, {
-  message: 'expected "host", "host:port" or "[IPv6]:port"',
-});
+const hostPort = z
+  .string()
+  .min(1)
+  .refine((s) => parseHostPort(s, 53) !== null, {
+    message: 'expected "host", "host:port" or "[IPv6]:port"',
+  });
 
 const port = z.number().int().min(1).max(65535);
 const positiveMs = z.number().int().min(1).max(600_000);
@@ -97,12 +100,18 @@ const schema = z
       .object({ redisUrl: z.string().url().nullable().default(null) })
       .strict()
       .prefault({}),
-    targets: z.object({ allow: z.array(cidr).default([]) }).strict().prefault({}),
+    targets: z
+      .object({ allow: z.array(cidr).default([]) })
+      .strict()
+      .prefault({}),
     dns: z
       .object({
         system: z.array(hostPort).default([]),
         timeoutMs: positiveMs.default(2000),
-        publicResolvers: z.array(resolverEntry).min(1).default(() => DEFAULT_PUBLIC_RESOLVERS.map((r) => ({ ...r }))),
+        publicResolvers: z
+          .array(resolverEntry)
+          .min(1)
+          .default(() => DEFAULT_PUBLIC_RESOLVERS.map((r) => ({ ...r }))),
       })
       .strict()
       .prefault({}),
@@ -155,11 +164,37 @@ const schema = z
       .object({ count: z.number().int().min(1).max(20).default(4), timeoutMs: positiveMs.default(5000) })
       .strict()
       .prefault({}),
+    /** added section: bounds on a GraphQL operation, checked before it runs (README "Abuse limits") */
+    graphql: z
+      .object({
+        maxTokens: z.number().int().min(100).default(4000),
+        maxAliases: z.number().int().min(0).default(15),
+        maxDepth: z.number().int().min(2).default(16),
+        maxDirectives: z.number().int().min(0).default(10),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * added section: what one client address may ask of the surfaces that need no key (GraphQL without a
+     * key, GraphiQL, the developer page, the OpenAPI document, /docs) per rolling window; 0 turns it off
+     */
+    unkeyed: z
+      .object({
+        requests: z.number().int().min(0).default(60),
+        windowSeconds: z.number().int().min(1).default(60),
+      })
+      .strict()
+      .prefault({}),
     http: z
       .object({
         timeoutMs: positiveMs.default(10_000),
         maxRedirects: z.number().int().min(0).max(50).default(10),
-        maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1_048_576),
+        maxBodyBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(64 * 1024 * 1024)
+          .default(1_048_576),
       })
       .strict()
       .prefault({}),
@@ -238,17 +273,21 @@ function applyEnv(raw: Record<string, any>, env: NodeJS.ProcessEnv): void {
   const section = (name: string): Record<string, unknown> => {
     const s = raw[name];
     if (s === undefined) return (raw[name] = {});
-    if (s === null || typeof s !== 'object' || Array.isArray(s)) throw new ConfigError(`config: "${name}": expected an object`);
+    if (s === null || typeof s !== 'object' || Array.isArray(s))
+      throw new ConfigError(`config: "${name}": expected an object`);
     return s as Record<string, unknown>;
   };
   if (env.HOST) section('server').host = env.HOST;
   if (env.PORT) {
-    if (!/^\d{1,5}$/.test(env.PORT)) throw new ConfigError(`environment: PORT: expected a port number, got "${env.PORT}"`);
+    if (!/^\d{1,5}$/.test(env.PORT))
+      throw new ConfigError(`environment: PORT: expected a port number, got "${env.PORT}"`);
     section('server').port = Number(env.PORT);
   }
   if (env.NETDIAG_DATA_DIR) section('server').dataDir = env.NETDIAG_DATA_DIR;
   if (env.NETDIAG_API_KEYS) {
-    const keys = env.NETDIAG_API_KEYS.split(',').map((k) => k.trim()).filter(Boolean);
+    const keys = env.NETDIAG_API_KEYS.split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
     const auth = section('auth');
     auth.keys = [...(Array.isArray(auth.keys) ? auth.keys : []), ...keys];
   }
@@ -259,7 +298,8 @@ function applyEnv(raw: Record<string, any>, env: NodeJS.ProcessEnv): void {
 
 /** Builds a Config from a plain object (tests) or the parsed file. Throws ConfigError naming every bad key path. */
 export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv = {}, source = 'config'): Config {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${source}: expected a JSON object`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ConfigError(`${source}: expected a JSON object`);
   const copy = structuredClone(raw) as Record<string, any>;
   applyEnv(copy, env);
   const result = schema.safeParse(copy);

@@ -34,7 +34,11 @@ export interface ServiceOverrides {
   webPorts?: { http: number; https: number };
 }
 
-export async function createServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
+export async function createServices(
+  config: Config,
+  logger: Logger,
+  overrides: ServiceOverrides = {},
+): Promise<Services> {
   const now = overrides.now ?? Date.now;
   const secret = loadOrCreateSecret(config.auth.secret, config.server.dataDir);
   const keyring = createKeyring({ staticKeys: config.auth.keys, secret, revoked: config.auth.revoked });
@@ -54,15 +58,22 @@ export async function createServices(config: Config, logger: Logger, overrides: 
   const redis = config.store.redisUrl ? await connectRedis(config.store.redisUrl, { logger }) : null;
   const quotaPolicy = { credits: config.quota.credits, windowSeconds: config.quota.windowSeconds };
   const redisClock = overrides.now ? { now: overrides.now } : {};
-  const quota = redis ? createRedisQuotaStore(redis, quotaPolicy, redisClock) : createMemoryQuotaStore(quotaPolicy, now);
+  const quota = redis
+    ? createRedisQuotaStore(redis, quotaPolicy, redisClock)
+    : createMemoryQuotaStore(quotaPolicy, now);
   const issueLedger = redis
     ? createRedisQuotaStore(redis, issuancePolicy(config), { ...redisClock, prefix: 'netdiag:issue:' })
     : createMemoryQuotaStore(issuancePolicy(config), now);
+  const unkeyedPolicy = { credits: config.unkeyed.requests, windowSeconds: config.unkeyed.windowSeconds };
+  const unkeyedLedger = redis
+    ? createRedisQuotaStore(redis, unkeyedPolicy, { ...redisClock, prefix: 'netdiag:unkeyed:' })
+    : createMemoryQuotaStore(unkeyedPolicy, now);
   return {
     config,
     keyring,
     quota,
     issueLedger,
+    unkeyedLedger,
     secret,
     logger,
     metrics: createMetrics({ tools: restRoutes.keys() }),
@@ -88,6 +99,7 @@ export async function createServices(config: Config, logger: Logger, overrides: 
     async close() {
       await quota.close();
       await issueLedger.close();
+      await unkeyedLedger.close();
       await redis?.close();
     },
   };

@@ -12,6 +12,8 @@ import { pino, stdTimeFunctions, type DestinationStream } from 'pino';
 
 export interface Logger {
   info(event: string, fields?: Record<string, unknown>): void;
+  /** something failed that an operator should see (a 5xx answer and its reason) */
+  warn(event: string, fields?: Record<string, unknown>): void;
   error(event: string, fields?: Record<string, unknown>): void;
   /** writes out buffered lines now (before process.exit) */
   flush?(): void;
@@ -41,6 +43,7 @@ export function createJsonLogger(write?: (line: string) => void): Logger {
   );
   return {
     info: (event, fields) => log.info(fields ?? {}, event),
+    warn: (event, fields) => log.warn(fields ?? {}, event),
     error: (event, fields) => log.error(fields ?? {}, event),
     flush() {
       // sonic-boom's synchronous flush: process.exit() would otherwise drop the last lines.
@@ -50,4 +53,4 @@ export function createJsonLogger(write?: (line: string) => void): Logger {
   };
 }
 
-export const silentLogger: Logger = { info() {}, error() {} };
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

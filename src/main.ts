@@ -1,57 +1,65 @@
 /**
- * Composition root: loadConfig → services → createApp → listen. The only place that reads the
+ * Composition root: loadConfig → listen → services → createApp. The only place that reads the
  * environment (through loadConfig) and handles signals.
+ *
+ * The port is open before the app is loaded: loading GraphQL, yoga, undici and the schema takes most of
+ * a second, and an orchestrator's liveness probe should not wait for it. Until the app is in place,
+ * /healthz answers 200 (the process is alive), /readyz 503 "starting", and everything else 503 with
+ * Retry-After — so a balancer sends no traffic before /readyz says ready.
  */
-import { createServer } from 'node:http';
-import { createServerAdapter } from '@whatwg-node/server';
-import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { createServer, type RequestListener } from 'node:http';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { applyHttpTimeouts } from './http-timeouts.js';
 import { createJsonLogger } from './log.js';
-import { createServices } from './create-services.js';
-import { enableProcessMetrics } from './server/metrics.js';
+import { whileStarting } from './server/starting.js';
+import type { Services } from './services.js';
 
 const SHUTDOWN_GRACE_MS = 25_000;
 
+const LISTEN_ERRORS: Record<string, string> = {
+  EADDRINUSE: 'the address is already in use (another process listens there; choose another PORT / server.port)',
+  EADDRNOTAVAIL: 'the address is not one of this machine (check HOST / server.host)',
+  EACCES: 'permission denied (ports below 1024 need privileges; choose another PORT / server.port)',
+};
+
 async function main(): Promise<void> {
+  const started = performance.now();
   const logger = createJsonLogger();
-  let config;
-  let services;
+  let config: Config;
   try {
     config = loadConfig();
-    // Services read files named by the configuration (RDAP bootstrap, IP database): a bad one is a
-    // configuration error too, reported the same way.
-    services = await createServices(config, logger);
   } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`netdiag: refusing to start: invalid configuration\n${e.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw e;
+    refuseConfig(e);
   }
-  enableProcessMetrics(services.metrics);
-  // Build the IP database index now, in the background, so the first ip-info request does not pay
-  // for it (about a second); a failure leaves lookups to try again and says why.
-  const warming = performance.now();
-  services.ipData.warm?.().then(
-    () => logger.info('ip_database_ready', { ms: Math.round(performance.now() - warming) }),
-    (e: unknown) => logger.error('ip_database_unavailable', { message: (e as Error).message }),
-  );
-  const app = createApp(services);
-  const adapter = createServerAdapter<{ req: import('node:http').IncomingMessage }>((request, ctx) =>
-    app.fetch(request, { peerAddress: ctx.req.socket.remoteAddress ?? null }),
-  );
-  const server = createServer(adapter);
-  server.keepAliveTimeout = 5_000;
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.server.port, config.server.host, () => resolve());
-  });
+  let listener: RequestListener = whileStarting;
+  const server = applyHttpTimeouts(createServer((req, res) => listener(req, res)));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.server.port, config.server.host, () => resolve());
+    });
+  } catch (e) {
+    // The usual causes (another process on the port, a host that is not ours, a privileged port) are
+    // operator errors: name the address and the cause, no stack trace.
+    const { host, port } = config.server;
+    const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const why = LISTEN_ERRORS[(e as NodeJS.ErrnoException).code ?? ''] ?? (e as Error).message;
+    process.stderr.write(`netdiag: cannot listen on ${where}: ${why}\n`);
+    logger.error('listen_failed', {
+      address: where,
+      code: (e as NodeJS.ErrnoException).code,
+      message: (e as Error).message,
+    });
+    logger.flush?.();
+    process.exit(1);
+  }
   const address = server.address();
-  logger.info('listening', { address: typeof address === 'object' && address ? `${address.address}:${address.port}` : address });
+  logger.info('listening', {
+    address: typeof address === 'object' && address ? `${address.address}:${address.port}` : address,
+  });
 
+  let services: Services | undefined;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -59,7 +67,7 @@ async function main(): Promise<void> {
     logger.info('shutdown', { signal });
     // Stop accepting, let in-flight requests finish, close idle keep-alive sockets now.
     server.close(async () => {
-      await services.close();
+      await services?.close();
       logger.info('stopped', {});
       logger.flush?.();
       process.exit(0);
@@ -73,6 +81,38 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+
+  const [{ createServices }, { createApp }, { requestListenerFor }, { enableProcessMetrics }] = await Promise.all([
+    import('./create-services.js'),
+    import('./app.js'),
+    import('./http-server.js'),
+    import('./server/metrics.js'),
+  ]);
+  try {
+    // Services read files named by the configuration (RDAP bootstrap, IP database): a bad one is a
+    // configuration error too, reported the same way.
+    services = await createServices(config, logger);
+  } catch (e) {
+    refuseConfig(e);
+  }
+  enableProcessMetrics(services.metrics);
+  listener = requestListenerFor(createApp(services));
+  logger.info('ready', { ms: Math.round(performance.now() - started) });
+  // Build the IP database index now, in slices between requests, so the first ip-info request does not
+  // pay for it (about a second); a failure leaves lookups to try again and says why.
+  const warming = performance.now();
+  services.ipData.warm?.().then(
+    () => logger.info('ip_database_ready', { ms: Math.round(performance.now() - warming) }),
+    (e: unknown) => logger.error('ip_database_unavailable', { message: (e as Error).message }),
+  );
+}
+
+function refuseConfig(e: unknown): never {
+  if (e instanceof ConfigError) {
+    process.stderr.write(`netdiag: refusing to start: invalid configuration\n${e.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+  throw e;
 }
 
 main().catch((e) => {

@@ -23,6 +23,8 @@ export interface Services {
   readonly quota: QuotaStore;
   /** key issuance on the developer page, by client address: `auth.issuePerIpPerDay` per rolling 24 h (decisions §10) */
   readonly issueLedger: QuotaStore;
+  /** requests without a key, by client address: `unkeyed.requests` per rolling `unkeyed.windowSeconds` (README "Abuse limits") */
+  readonly unkeyedLedger: QuotaStore;
   /** `auth.secret` or the generated one: signs issued keys and the developer page's form tokens */
   readonly secret: string;
   readonly logger: Logger;

@@ -59,7 +59,12 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
   const systemResolver = services.systemResolvers[0];
 
   // Upstream questions are counted here, per family, by outcome (rcode) or failure kind (metrics.ts).
-  const askDns = (q: DnsQuery) => metrics.upstream('dns', () => dnsClient.query(q, { signal }), (r) => r.rcode);
+  const askDns = (q: DnsQuery) =>
+    metrics.upstream(
+      'dns',
+      () => dnsClient.query(q, { signal }),
+      (r) => r.rcode,
+    );
   const live = questionLoader(askDns);
   const cached = questionLoader(async (q) => {
     const key = dnsKey(q);
@@ -72,32 +77,43 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
   });
 
   const requireResolver = (): HostPort => {
-    if (!systemResolver) throw new InputError('resolver', 'no system resolver is configured (dns.system is empty and the OS lists none)');
+    if (!systemResolver)
+      throw new InputError('resolver', 'no system resolver is configured (dns.system is empty and the OS lists none)');
     return systemResolver;
   };
   const resolve = (name: string, type: RecordType) => cached.load({ name, type, server: requireResolver() });
 
-  const addressLoader = createRequestLoader(async (name: string): Promise<ResolvedAddress[]> => {
-    const [a, aaaa] = await Promise.all([resolve(name, 'A'), resolve(name, 'AAAA')]);
-    return [
-      ...recordsOfType(a, name, 'A').map((r) => ({ address: r.data as string, family: 4 as const })),
-      ...recordsOfType(aaaa, name, 'AAAA').map((r) => ({ address: r.data as string, family: 6 as const })),
-    ];
-  }, (name) => name);
+  const addressLoader = createRequestLoader(
+    async (name: string): Promise<ResolvedAddress[]> => {
+      const [a, aaaa] = await Promise.all([resolve(name, 'A'), resolve(name, 'AAAA')]);
+      return [
+        ...recordsOfType(a, name, 'A').map((r) => ({ address: r.data as string, family: 4 as const })),
+        ...recordsOfType(aaaa, name, 'AAAA').map((r) => ({ address: r.data as string, family: 6 as const })),
+      ];
+    },
+    (name) => name,
+  );
   const addresses = (name: string) => addressLoader.load(name.toLowerCase().replace(/\.$/, ''));
 
   const guard = createTargetGuard({ allow: config.targets.allow, resolve: (name) => addresses(name) });
   const assertAllowed = (address: string, target: string) => guard.assertAllowed(address, target);
 
-  const ipFactsLoader = createRequestLoader(async (ip: string): Promise<IpFacts> => {
-    const hit = services.ipFactsCache.get(ip);
-    metrics.cacheLookup('ip_facts', hit !== undefined);
-    if (hit) return hit;
-    // outcome: "live" (IPinfo), "database", or "fallback" (the database after a live failure)
-    const facts = await metrics.upstream('ipdata', () => services.ipData.lookup(ip, { signal }), (f) => (f.liveError === null ? f.source : 'fallback'));
-    services.ipFactsCache.set(facts);
-    return facts;
-  }, (ip) => ip);
+  const ipFactsLoader = createRequestLoader(
+    async (ip: string): Promise<IpFacts> => {
+      const hit = services.ipFactsCache.get(ip);
+      metrics.cacheLookup('ip_facts', hit !== undefined);
+      if (hit) return hit;
+      // outcome: "live" (IPinfo), "database", or "fallback" (the database after a live failure)
+      const facts = await metrics.upstream(
+        'ipdata',
+        () => services.ipData.lookup(ip, { signal }),
+        (f) => (f.liveError === null ? f.source : 'fallback'),
+      );
+      services.ipFactsCache.set(facts);
+      return facts;
+    },
+    (ip) => ip,
+  );
 
   return {
     config,
@@ -117,8 +133,20 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
     // TLS handshakes and TCP port tests, once per request per question (src/checks/tls/loaders.ts)
     // (each loader observes a question for the metrics where it asks it: once per distinct question)
     ...createConnectionLoaders(services.connections, assertAllowed, signal, metrics.upstream),
-    ...createHttpLoaders({ http: config.http, connections: services.connections, guard, signal, observe: metrics.upstream }),
-    ...createPingLoaders({ settings: config.ping, pingPath: services.pingPath, assertAllowed, signal, observe: metrics.upstream }),
+    ...createHttpLoaders({
+      http: config.http,
+      connections: services.connections,
+      guard,
+      signal,
+      observe: metrics.upstream,
+    }),
+    ...createPingLoaders({
+      settings: config.ping,
+      pingPath: services.pingPath,
+      assertAllowed,
+      signal,
+      observe: metrics.upstream,
+    }),
     // WHOIS servers pass the target rules too (a referral must not reach into a private network)
     ...createRegistrationLoader({
       whois: config.whois,

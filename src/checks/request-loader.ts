@@ -17,7 +17,10 @@ export interface RequestLoader<K, V> {
   load(question: K): Promise<V>;
 }
 
-export function createRequestLoader<K, V>(ask: (question: K) => Promise<V>, keyOf: (question: K) => string): RequestLoader<K, V> {
+export function createRequestLoader<K, V>(
+  ask: (question: K) => Promise<V>,
+  keyOf: (question: K) => string,
+): RequestLoader<K, V> {
   const cacheMap = new Map<string, Promise<V>>();
   const loader = new DataLoader<K, V, string>(
     async (questions) =>

@@ -3,8 +3,9 @@
  * shim uses). Anything that is not one of our errors is a bug: it is logged and masked (decisions §2:
  * the message is generic, never a stack trace).
  */
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, type ASTNode } from 'graphql';
 import { NetdiagError } from '../errors.js';
+import { checkSpecForField } from './checks.js';
 import { ProbeError } from '../probes/errors.js';
 import type { Logger } from '../log.js';
 
@@ -22,6 +23,7 @@ export function createMaskError(logger: Logger) {
         extensions: {
           code: original.code,
           status: original.status,
+          ...toolOfField(graphqlError?.nodes),
           ...(original instanceof ProbeError ? { upstream: original.upstream, kind: original.kind } : {}),
         },
       });
@@ -39,6 +41,17 @@ export function createMaskError(logger: Logger) {
       extensions: { code: 'INTERNAL', status: 500 },
     });
   };
+}
+
+/**
+ * The REST tool name of the check field an error belongs to, so that a GraphQL client composing several
+ * checks can tell which one failed in the terms of the REST API and the price table.
+ */
+function toolOfField(nodes: readonly ASTNode[] | undefined): { tool?: string } {
+  const node = nodes?.[0];
+  if (node?.kind !== Kind.FIELD) return {};
+  const tool = checkSpecForField(node.name.value)?.tool;
+  return tool ? { tool } : {};
 }
 
 function isGraphQLErrorLike(e: unknown): e is GraphQLError {

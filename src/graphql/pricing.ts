@@ -1,16 +1,21 @@
 /**
  * Prices a GraphQL operation before execution (decisions §1): the sum of the costs of the check fields
- * it selects at the root, each occurrence counted (aliases and fragments included). A field whose
+ * it selects at the root, each occurrence counted (aliases and fragments included; what `@skip` or
+ * `@include` leaves out is not selected). A field whose
  * arguments fail validation is left unpriced: it will answer a 400-class error and is not charged.
  */
 import {
   GraphQLError,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
   Kind,
+  getDirectiveValues,
   getOperationAST,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
+  type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
@@ -53,8 +58,14 @@ export function priceOperation(
 
   const roots: FieldNode[] = [];
   const visited = new Set<string>();
+  const vars = (variables ?? undefined) as Record<string, unknown> | undefined;
+  // what the executor skips does not run, so it costs nothing (graphql-js collectFields' rule)
+  const included = (node: SelectionNode) =>
+    getDirectiveValues(GraphQLSkipDirective, node, vars)?.['if'] !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, vars)?.['if'] !== false;
   const collect = (set: SelectionSetNode) => {
     for (const s of set.selections) {
+      if (!included(s)) continue;
       if (s.kind === Kind.FIELD) roots.push(s);
       else if (s.kind === Kind.INLINE_FRAGMENT) collect(s.selectionSet);
       else if (!visited.has(s.name.value)) {
@@ -79,12 +90,16 @@ export function priceOperation(
     if (!spec || !def) continue;
     composite ||= spec.composite;
     try {
-      spec.parse(getArgumentValues(def, node, (variables ?? undefined) as Record<string, unknown> | undefined), ctx);
+      spec.parse(getArgumentValues(def, node, vars), ctx);
     } catch (e) {
       if (e instanceof GraphQLError || (e as { status?: number }).status === 400) continue;
       throw e;
     }
-    fields.push({ responseKey: node.alias?.value ?? name, tool: spec.tool, cost: costOf(ctx.services.config, spec.tool) });
+    fields.push({
+      responseKey: node.alias?.value ?? name,
+      tool: spec.tool,
+      cost: costOf(ctx.services.config, spec.tool),
+    });
   }
   return { fields, total: fields.reduce((s, f) => s + f.cost, 0), needsKey, composite };
 }

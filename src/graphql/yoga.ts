@@ -4,24 +4,26 @@
  */
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { authenticate } from '../server/auth.js';
+import { renderGraphiqlPage } from '../server/graphiql-assets.js';
 import type { Services } from '../services.js';
 import { createRequestContext, type RequestContext, type ServerContext } from './context.js';
 import { createMaskError } from './errors.js';
 import { useCredits } from './plugins/use-credits.js';
+import { useIntrospectionCache } from './plugins/use-introspection-cache.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
 import { schema } from './schema.js';
-
 
 export const GRAPHIQL_EXAMPLE = `# One operation, several checks: every field below is a check, run in parallel,
 # and each costs its credits (the table on the developer page, /, lists them).
 # Put your key in the Headers tab: {"x-api-key": "YOUR_KEY"}
-query DomainOverview($domain: String! = "example.com") {
-  myIp { ip version }
-  dnsLookup(domain: $domain) { rcode records { A AAAA NS } resolver { name } }
-  mxLookup(domain: $domain) { nullMx hosts { priority exchange ip provider } }
-  spfChecker(domain: $domain) { found evaluation record }
-  dmarcChecker(domain: $domain) { found effectivePolicy }
-  ipInfo(target: $domain) { ip asn asName country }
+#
+# A check that fails answers null with its error (and extensions.tool) in "errors";
+# the other checks keep their data. Without internet access dnsLookup fails that way,
+# while ipInfo and asnLookup answer from the bundled IP database.
+query Overview($domain: String! = "example.com") {
+  ipInfo(target: "8.8.8.8") { ip asn asName asDomain country continent source }
+  asnLookup(target: "2606:4700:4700::1111") { asn asName country }
+  dnsLookup(domain: $domain) { rcode records { A AAAA MX { exchange priority } NS } }
 }
 `;
 
@@ -30,8 +32,6 @@ export type NetdiagYoga = YogaServerInstance<ServerContext, RequestContext>;
 /** Response headers an execution asked for, by request (read by the HTTP layer). */
 export const responseHeadersOf = new WeakMap<Request, Record<string, string>>();
 
-let graphiqlPage: Promise<string> | undefined;
-
 export function createNetdiagYoga(services: Services): NetdiagYoga {
   return createYoga<ServerContext, RequestContext>({
     schema,
@@ -39,10 +39,9 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
     landingPage: false,
     logging: false,
     batching: false,
-    // GraphiQL with its assets inlined (no CDN): a self-hosted explorer must work without internet.
-    // The 9 MB bundle is imported on the first browser visit and the page rendered once.
-    renderGraphiQL: (options) =>
-      (graphiqlPage ??= import('@graphql-yoga/render-graphiql').then((m) => m.renderGraphiQL(options))),
+    // GraphiQL served by the service itself (no CDN: a self-hosted explorer must work without internet),
+    // a small page over cached, compressed assets (src/server/graphiql-assets.ts).
+    renderGraphiQL: renderGraphiqlPage,
     graphiql: {
       title: 'netdiag GraphQL explorer',
       defaultQuery: GRAPHIQL_EXAMPLE,
@@ -65,7 +64,8 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
       });
     },
     plugins: [
-      useOperationLimits(),
+      useOperationLimits(services.config.graphql),
+      useIntrospectionCache(),
       useCredits(),
       {
         onResponse({ request, response }) {

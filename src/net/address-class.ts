@@ -329,6 +329,18 @@ export function isInCidrs(ip: string, cidrs: readonly string[]): boolean {
  */
 export function normaliseIp(ip: string): { ip: string; family: IpFamily } {
   const parsed = parseOrThrow(ip);
-  if (parsed.family === 6 && isIpv4Mapped(parsed.bytes)) return { ip: formatIpv4(parsed.bytes.subarray(12)), family: 4 };
+  if (parsed.family === 6 && isIpv4Mapped(parsed.bytes))
+    return { ip: formatIpv4(parsed.bytes.subarray(12)), family: 4 };
   return { ip: formatIp(parsed), family: parsed.family };
+}
+
+/**
+ * The special-purpose range of an address, unless `targets.allow` treats it as public here
+ * (configuration.md): the rule every check applies, whether it connects (the target guard) or only
+ * asks about the address (dns-blacklist-checker, mailhealth-check). null for an address to go ahead with.
+ */
+export function refusedRange(ip: string, allow: readonly string[]): string | null {
+  if (isInCidrs(ip, allow)) return null;
+  const verdict = classifyAddress(ip);
+  return verdict.special ? verdict.range : null;
 }

@@ -77,7 +77,8 @@ async function ask(q: DnsQuery, timeoutMs: number, signal: AbortSignal | undefin
   const exchange = { server, id, question, query, deadline, signal, failures };
 
   const udp = await udpExchange(exchange, timeoutMs * RESEND_AT_SHARE);
-  const [packet, transport] = udp.kind === 'answer' ? [udp.packet, 'udp' as const] : [await tcpExchange(exchange), 'tcp' as const];
+  const [packet, transport] =
+    udp.kind === 'answer' ? [udp.packet, 'udp' as const] : [await tcpExchange(exchange), 'tcp' as const];
   return interpretResponse(packet, { transport, server: upstream, elapsedMs: performance.now() - started }, failures);
 }
 
@@ -101,9 +102,9 @@ async function serverAddress(
   const found = await runBounded<dns.LookupAddress>(
     { deadline, signal, onDeadline: () => failures.timeout(), onAbort: () => failures.aborted() },
     (settle) => {
-      dns.promises.lookup(server.host).then(settle.resolve, (error: NodeJS.ErrnoException) =>
-        settle.reject(failures.unresolvableServer(error)),
-      );
+      dns.promises
+        .lookup(server.host)
+        .then(settle.resolve, (error: NodeJS.ErrnoException) => settle.reject(failures.unresolvableServer(error)));
       // getaddrinfo cannot be cancelled; a late result is ignored
       return () => {};
     },

@@ -78,7 +78,10 @@ export function createTargetGuard(options: TargetGuardOptions): TargetGuard {
       const { hostname } = target;
       const resolved = await resolve(hostname, signal);
       if (resolved.length === 0) {
-        throw new InputError(parameter, `${parameter}: ${hostname} has no A or AAAA record, so there is no address to check`);
+        throw new InputError(
+          parameter,
+          `${parameter}: ${hostname} has no A or AAAA record, so there is no address to check`,
+        );
       }
       const addresses: ResolvedAddress[] = [];
       for (const { address } of resolved) {

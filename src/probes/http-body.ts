@@ -18,7 +18,11 @@ function codingOf(contentEncoding: string | undefined, upstream: string): Coding
   if (value === 'gzip' || value === 'x-gzip') return 'gzip';
   if (value === 'deflate') return 'deflate';
   if (value === 'br') return 'br';
-  throw new ProbeError('MALFORMED', upstream, `response from ${upstream} uses content-encoding "${value}", which was not offered`);
+  throw new ProbeError(
+    'MALFORMED',
+    upstream,
+    `response from ${upstream} uses content-encoding "${value}", which was not offered`,
+  );
 }
 
 /**
@@ -71,7 +75,8 @@ export class BodyCollector {
     const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
     let decoder: NonNullable<BodyCollector['decoder']>;
     if (this.coding === 'gzip') decoder = zlib.createGunzip(flush);
-    else if (this.coding === 'br') decoder = zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+    else if (this.coding === 'br')
+      decoder = zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
     // "deflate" means the zlib format (RFC 9110 §8.4.1.2), but some servers send raw
     // deflate; a zlib stream starts with a header whose first 16 bits are a multiple of 31.
     else decoder = isZlibHeader(first) ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
@@ -80,7 +85,14 @@ export class BodyCollector {
     decoder.on('error', (e: Error) => {
       if (!this.finished) {
         this.finished = true;
-        this.onError(new ProbeError('MALFORMED', this.upstream, `the ${this.coding} body from ${this.upstream} is corrupt: ${e.message}`, { cause: e }));
+        this.onError(
+          new ProbeError(
+            'MALFORMED',
+            this.upstream,
+            `the ${this.coding} body from ${this.upstream} is corrupt: ${e.message}`,
+            { cause: e },
+          ),
+        );
       }
     });
     this.decoder = decoder;

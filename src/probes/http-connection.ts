@@ -89,7 +89,13 @@ export async function openConnection(p: ConnectParameters): Promise<OpenedConnec
       if (!p.secure) return { socket, remoteAddress, tcpMs, tlsMs: 0, tls: null };
       const tlsStarted = performance.now();
       const secured = await handshake(socket, address.address, p);
-      return { socket: secured, remoteAddress, tcpMs, tlsMs: performance.now() - tlsStarted, tls: describeTls(secured) };
+      return {
+        socket: secured,
+        remoteAddress,
+        tcpMs,
+        tlsMs: performance.now() - tlsStarted,
+        tls: describeTls(secured),
+      };
     } catch (e) {
       socket.destroy();
       throw e;
@@ -128,7 +134,10 @@ function connectTcp(
       settle();
       resolve(socket);
     };
-    const timer = setTimeout(() => fail(new ProbeError('TIMEOUT', upstream, `${what} not established within ${Math.round(timeoutMs)} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new ProbeError('TIMEOUT', upstream, `${what} not established within ${Math.round(timeoutMs)} ms`)),
+      timeoutMs,
+    );
     socket.once('error', onError);
     socket.once('connect', onConnect);
     if (bound.signal.aborted) onAbort();
@@ -172,19 +181,32 @@ function handshake(socket: net.Socket, ip: string, p: ConnectParameters): Promis
     const onAbort = (): void => fail(p.bound.error(p.upstream));
     const onError = (e: Error): void => {
       const code = (e as NodeJS.ErrnoException).code;
-      fail(new ProbeError('TLS', p.upstream, `TLS handshake with ${peer} failed: ${code ? `${code}: ` : ''}${e.message}`, { cause: e }));
+      fail(
+        new ProbeError('TLS', p.upstream, `TLS handshake with ${peer} failed: ${code ? `${code}: ` : ''}${e.message}`, {
+          cause: e,
+        }),
+      );
     };
     const onSecure = (): void => {
       settle();
       if (p.certificateErrors === 'fail' && !secured.authorized) {
         secured.destroy();
-        reject(new ProbeError('TLS', p.upstream, `certificate of ${peer} not accepted: ${authorizationErrorOf(secured)}`));
+        reject(
+          new ProbeError('TLS', p.upstream, `certificate of ${peer} not accepted: ${authorizationErrorOf(secured)}`),
+        );
         return;
       }
       resolve(secured);
     };
     const timer = setTimeout(
-      () => fail(new ProbeError('TIMEOUT', p.upstream, `TLS handshake with ${peer} not completed within ${Math.round(timeoutMs)} ms`)),
+      () =>
+        fail(
+          new ProbeError(
+            'TIMEOUT',
+            p.upstream,
+            `TLS handshake with ${peer} not completed within ${Math.round(timeoutMs)} ms`,
+          ),
+        ),
       timeoutMs,
     );
     secured.once('error', onError);

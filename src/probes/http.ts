@@ -158,7 +158,11 @@ export async function fetchGuarded(opts: FetchOptions): Promise<FetchResult> {
         return !follows && opts.readBody === 'html' && isHtmlContentType(headers['content-type']);
       });
       hops.push(exchange.hop);
-      const decision: RedirectDecision = decideRedirect(hopUrl, exchange.hop.statusCode, exchange.hop.headers.location ?? null);
+      const decision: RedirectDecision = decideRedirect(
+        hopUrl,
+        exchange.hop.statusCode,
+        exchange.hop.headers.location ?? null,
+      );
       if (decision.kind === 'follow' && redirectsLeft > 0) {
         const nextKey = requestKey(decision.url);
         const loopStart = requested.indexOf(nextKey);
@@ -425,7 +429,14 @@ function exchange(
           return;
         }
         try {
-          collector = new BodyCollector(headers['content-encoding'], opts.maxBodyBytes, opts.stopWhen, upstream, finish, fail);
+          collector = new BodyCollector(
+            headers['content-encoding'],
+            opts.maxBodyBytes,
+            opts.stopWhen,
+            upstream,
+            finish,
+            fail,
+          );
         } catch (e) {
           fail(e);
         }
@@ -446,7 +457,10 @@ function exchange(
     }
     deadline.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      client.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers: requestHeaders(opts) }, handler);
+      client.dispatch(
+        { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers: requestHeaders(opts) },
+        handler,
+      );
     } catch (e) {
       fail(new ProbeError('MALFORMED', upstream, `cannot request ${url.href}: ${(e as Error).message}`, { cause: e }));
     }
@@ -467,15 +481,29 @@ function httpError(error: Error, upstream: string): ProbeError {
   if (error instanceof ProbeError) return error;
   const code = (error as NodeJS.ErrnoException).code ?? '';
   if (code === 'UND_ERR_HEADERS_OVERFLOW') {
-    return new ProbeError('TOO_LARGE', upstream, `response headers from ${upstream} exceed ${MAX_HEADER_BYTES} bytes`, { cause: error });
+    return new ProbeError('TOO_LARGE', upstream, `response headers from ${upstream} exceed ${MAX_HEADER_BYTES} bytes`, {
+      cause: error,
+    });
   }
   if (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
-    return new ProbeError('MALFORMED', upstream, `malformed HTTP response from ${upstream}: ${error.message}`, { cause: error });
+    return new ProbeError('MALFORMED', upstream, `malformed HTTP response from ${upstream}: ${error.message}`, {
+      cause: error,
+    });
   }
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
-    return new ProbeError('UNREACHABLE', upstream, `connection to ${upstream} closed before the response was complete`, { cause: error });
+    return new ProbeError(
+      'UNREACHABLE',
+      upstream,
+      `connection to ${upstream} closed before the response was complete`,
+      { cause: error },
+    );
   }
-  return new ProbeError('UNREACHABLE', upstream, `HTTP exchange with ${upstream} failed: ${code ? `${code}: ` : ''}${error.message}`, {
-    cause: error,
-  });
+  return new ProbeError(
+    'UNREACHABLE',
+    upstream,
+    `HTTP exchange with ${upstream} failed: ${code ? `${code}: ` : ''}${error.message}`,
+    {
+      cause: error,
+    },
+  );
 }

@@ -77,7 +77,8 @@ const DATABASE_UPSTREAM = 'ip database';
 
 /** Waits for the database unless the caller's signal fires first; the opening itself goes on. */
 async function awaitDatabase(path: string | null, signal: AbortSignal | undefined): Promise<OpenIpDatabase> {
-  const aborted = (): ProbeError => new ProbeError('ABORTED', DATABASE_UPSTREAM, 'the request ended before the IP database was ready');
+  const aborted = (): ProbeError =>
+    new ProbeError('ABORTED', DATABASE_UPSTREAM, 'the request ended before the IP database was ready');
   if (signal?.aborted) throw aborted();
   let onAbort: (() => void) | undefined;
   const abort = new Promise<never>((_, reject) => {

@@ -40,17 +40,23 @@ const MIN_INTERVAL_S = 0.2;
 
 /** ping's argument list (pure). */
 export function pingArguments(opts: Pick<PingOptions, 'ip' | 'family' | 'count' | 'timeoutMs'>): string[] {
-  if (net.isIP(opts.ip) !== opts.family) throw new TypeError(`ping needs an IPv${opts.family} address, got "${opts.ip}"`);
-  if (!Number.isInteger(opts.count) || opts.count < 1) throw new TypeError(`ping count must be a positive integer, got ${opts.count}`);
+  if (net.isIP(opts.ip) !== opts.family)
+    throw new TypeError(`ping needs an IPv${opts.family} address, got "${opts.ip}"`);
+  if (!Number.isInteger(opts.count) || opts.count < 1)
+    throw new TypeError(`ping count must be a positive integer, got ${opts.count}`);
   const deadlineS = Math.max(1, Math.ceil(opts.timeoutMs / 1000));
   // Leave the last second of the deadline for the last reply.
   const intervalS = Math.min(1, Math.max(MIN_INTERVAL_S, (deadlineS - 1) / opts.count));
   return [
     '-n',
-    '-c', String(opts.count),
-    '-w', String(deadlineS),
-    '-W', String(deadlineS),
-    '-i', String(Math.round(intervalS * 100) / 100),
+    '-c',
+    String(opts.count),
+    '-w',
+    String(deadlineS),
+    '-W',
+    String(deadlineS),
+    '-i',
+    String(Math.round(intervalS * 100) / 100),
     opts.family === 6 ? '-6' : '-4',
     opts.ip,
   ];
@@ -64,7 +70,11 @@ export function runPing(opts: PingOptions): Promise<PingStatistics> {
       reject(new ProbeError('ABORTED', upstream, `ping ${opts.ip} was aborted`));
       return;
     }
-    const child = spawn(opts.pingPath ?? 'ping', args, { stdio: ['ignore', 'pipe', 'pipe'], env: { LC_ALL: 'C' }, shell: false });
+    const child = spawn(opts.pingPath ?? 'ping', args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { LC_ALL: 'C' },
+      shell: false,
+    });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let stdoutBytes = 0;
@@ -84,7 +94,14 @@ export function runPing(opts: PingOptions): Promise<PingStatistics> {
     };
     const onAbort = (): void => failAndKill(new ProbeError('ABORTED', upstream, `ping ${opts.ip} was aborted`));
     const killTimer = setTimeout(
-      () => failAndKill(new ProbeError('TIMEOUT', upstream, `ping ${opts.ip} did not finish within ${opts.timeoutMs + KILL_MARGIN_MS} ms`)),
+      () =>
+        failAndKill(
+          new ProbeError(
+            'TIMEOUT',
+            upstream,
+            `ping ${opts.ip} did not finish within ${opts.timeoutMs + KILL_MARGIN_MS} ms`,
+          ),
+        ),
       opts.timeoutMs + KILL_MARGIN_MS,
     );
     opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -93,7 +110,9 @@ export function runPing(opts: PingOptions): Promise<PingStatistics> {
       if (settled) return;
       stdoutBytes += chunk.length;
       if (stdoutBytes > MAX_PING_OUTPUT_BYTES) {
-        failAndKill(new ProbeError('TOO_LARGE', upstream, `ping ${opts.ip} printed more than ${MAX_PING_OUTPUT_BYTES} bytes`));
+        failAndKill(
+          new ProbeError('TOO_LARGE', upstream, `ping ${opts.ip} printed more than ${MAX_PING_OUTPUT_BYTES} bytes`),
+        );
         return;
       }
       stdout.push(chunk);
@@ -115,7 +134,8 @@ export function runPing(opts: PingOptions): Promise<PingStatistics> {
       if (code === 0 || code === 1) {
         const statistics = parsePingOutput(transcript);
         if (statistics) resolve(statistics);
-        else reject(new ProbeError('MALFORMED', upstream, `ping ${opts.ip} printed no statistics (exit status ${code})`));
+        else
+          reject(new ProbeError('MALFORMED', upstream, `ping ${opts.ip} printed no statistics (exit status ${code})`));
         return;
       }
       const reason = Buffer.concat(stderr).toString('utf8').trim().split('\n')[0] || `exit status ${code}`;

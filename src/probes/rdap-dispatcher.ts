@@ -20,7 +20,8 @@ export function createGuardedRdapDispatcher(assertAllowed: (address: string, tar
       } catch (refused) {
         return callback(refused as NodeJS.ErrnoException, '', 0);
       }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
       const first = addresses[0];
       if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
       callback(null, first.address, first.family);

@@ -48,11 +48,16 @@ function isHttpUrl(url: URL): boolean {
   return url.protocol === 'https:' || url.protocol === 'http:';
 }
 
-function refuseUnlessAllowed(assertAllowed: (address: string, target: string) => void, address: string, host: string): void {
+function refuseUnlessAllowed(
+  assertAllowed: (address: string, target: string) => void,
+  address: string,
+  host: string,
+): void {
   try {
     assertAllowed(address, host);
   } catch (e) {
-    if (e instanceof TargetRefusedError) throw new ProbeError('REFUSED', host, `RDAP server ${host} is not contacted: ${e.message}`, { cause: e });
+    if (e instanceof TargetRefusedError)
+      throw new ProbeError('REFUSED', host, `RDAP server ${host} is not contacted: ${e.message}`, { cause: e });
     throw e;
   }
 }
@@ -101,7 +106,11 @@ export function createRdapClient(
       }
       if (!isHttpUrl(url)) throw new ProbeError('MALFORMED', url.host, `RDAP base URL "${baseUrl}" is not http(s)`);
       if (!isLdhDomainName(domain)) {
-        throw new ProbeError('MALFORMED', url.host, `refusing to send an invalid domain name to RDAP server ${url.host}`);
+        throw new ProbeError(
+          'MALFORMED',
+          url.host,
+          `refusing to send an invalid domain name to RDAP server ${url.host}`,
+        );
       }
       const maxBytes = opts.maxBytes ?? RDAP_MAX_BYTES;
 
@@ -138,7 +147,10 @@ export function createRdapClient(
           } catch (err) {
             if (deadline.signal.aborted) throw interrupted(host, err);
             const refused = refusal(err);
-            if (refused) throw new ProbeError('REFUSED', host, `RDAP server ${host} is not contacted: ${refused.message}`, { cause: err });
+            if (refused)
+              throw new ProbeError('REFUSED', host, `RDAP server ${host} is not contacted: ${refused.message}`, {
+                cause: err,
+              });
             const kind = failureKind(err);
             const what =
               kind === 'REFUSED'
@@ -159,7 +171,11 @@ export function createRdapClient(
                 throw new ProbeError('MALFORMED', host, `RDAP server ${host} redirected to an invalid location`);
               }
               if (hop >= RDAP_MAX_REDIRECTS) {
-                throw new ProbeError('HTTP_STATUS', host, `RDAP server ${host} redirected more than ${RDAP_MAX_REDIRECTS} times`);
+                throw new ProbeError(
+                  'HTTP_STATUS',
+                  host,
+                  `RDAP server ${host} redirected more than ${RDAP_MAX_REDIRECTS} times`,
+                );
               }
               url = target;
               continue;

@@ -37,7 +37,8 @@ export function elapsedSince(start: number): number {
 /** Refuses anything but an IP literal, so that no probe can trigger a DNS lookup (decisions §7: no second resolution). */
 export function assertConnectTarget(ip: string, port: number): void {
   if (net.isIP(ip) === 0) throw new TypeError(`probe target must be an IP literal, got "${ip}"`);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new TypeError(`probe port must be 1–65535, got ${port}`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new TypeError(`probe port must be 1–65535, got ${port}`);
 }
 
 export function abortedError(upstream: string): ProbeError {
@@ -70,13 +71,22 @@ export function connectTcp(opts: TcpConnectOptions): Promise<TcpConnectOutcome> 
       if (!keepSocket) socket.destroy();
       action();
     };
-    const onConnect = (): void => settle(true, () => resolve({ kind: 'connected', socket, elapsedMs: elapsedSince(start) }));
+    const onConnect = (): void =>
+      settle(true, () => resolve({ kind: 'connected', socket, elapsedMs: elapsedSince(start) }));
     const onError = (error: NodeJS.ErrnoException): void =>
       settle(false, () =>
-        resolve({ kind: 'failed', code: error.code ?? 'UNKNOWN', message: error.message, elapsedMs: elapsedSince(start) }),
+        resolve({
+          kind: 'failed',
+          code: error.code ?? 'UNKNOWN',
+          message: error.message,
+          elapsedMs: elapsedSince(start),
+        }),
       );
     const onAbort = (): void => settle(false, () => reject(abortedError(upstream)));
-    const timer = setTimeout(() => settle(false, () => resolve({ kind: 'timeout', elapsedMs: elapsedSince(start) })), timeoutMs);
+    const timer = setTimeout(
+      () => settle(false, () => resolve({ kind: 'timeout', elapsedMs: elapsedSince(start) })),
+      timeoutMs,
+    );
 
     socket.once('connect', onConnect);
     socket.once('error', onError);

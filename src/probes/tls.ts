@@ -92,7 +92,12 @@ export class TlsProbeError extends ProbeError {
   }
 }
 
-const VERSION_RANK: Readonly<Record<tls.SecureVersion, number>> = { TLSv1: 1, 'TLSv1.1': 2, 'TLSv1.2': 3, 'TLSv1.3': 4 };
+const VERSION_RANK: Readonly<Record<tls.SecureVersion, number>> = {
+  TLSv1: 1,
+  'TLSv1.1': 2,
+  'TLSv1.2': 3,
+  'TLSv1.3': 4,
+};
 
 /**
  * OpenSSL 3 refuses the SHA-1/MD5 signatures that TLS 1.0 and 1.1 rely on unless
@@ -101,7 +106,9 @@ const VERSION_RANK: Readonly<Record<tls.SecureVersion, number>> = { TLSv1: 1, 'T
  * defaults stand, so that modern handshakes judge keys as modern clients do.
  */
 export function legacyAwareCiphers(minVersion: tls.SecureVersion | undefined): string | undefined {
-  return minVersion !== undefined && VERSION_RANK[minVersion] < VERSION_RANK['TLSv1.2'] ? 'DEFAULT:@SECLEVEL=0' : undefined;
+  return minVersion !== undefined && VERSION_RANK[minVersion] < VERSION_RANK['TLSv1.2']
+    ? 'DEFAULT:@SECLEVEL=0'
+    : undefined;
 }
 
 function authorizationCode(socket: tls.TLSSocket): string | null {
@@ -113,22 +120,38 @@ function authorizationCode(socket: tls.TLSSocket): string | null {
   return 'UNKNOWN_VERIFY_ERROR';
 }
 
-function handshakeFailure(upstream: string, error: NodeJS.ErrnoException & { reason?: string; library?: string }): TlsProbeError {
+function handshakeFailure(
+  upstream: string,
+  error: NodeJS.ErrnoException & { reason?: string; library?: string },
+): TlsProbeError {
   const code = error.code ?? null;
-  const isTls = error.library !== undefined || (code !== null && (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')));
+  const isTls =
+    error.library !== undefined || (code !== null && (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')));
   if (isTls) {
     const detail = error.reason ?? error.message.split('\n')[0];
-    return new TlsProbeError('TLS', upstream, 'handshake', code, `TLS handshake with ${upstream} failed: ${code ?? 'TLS error'} (${detail})`, {
-      cause: error,
-    });
+    return new TlsProbeError(
+      'TLS',
+      upstream,
+      'handshake',
+      code,
+      `TLS handshake with ${upstream} failed: ${code ?? 'TLS error'} (${detail})`,
+      {
+        cause: error,
+      },
+    );
   }
   const what =
-    code === 'ECONNRESET'
-      ? 'the connection was reset or closed'
-      : `the connection failed (${code ?? error.message})`;
-  return new TlsProbeError('UNREACHABLE', upstream, 'handshake', code, `TLS handshake with ${upstream} failed: ${what} before the handshake completed`, {
-    cause: error,
-  });
+    code === 'ECONNRESET' ? 'the connection was reset or closed' : `the connection failed (${code ?? error.message})`;
+  return new TlsProbeError(
+    'UNREACHABLE',
+    upstream,
+    'handshake',
+    code,
+    `TLS handshake with ${upstream} failed: ${what} before the handshake completed`,
+    {
+      cause: error,
+    },
+  );
 }
 
 /**
@@ -149,11 +172,23 @@ export async function tlsHandshake(opts: TlsHandshakeOptions): Promise<TlsHandsh
       : error;
   });
   if (connected.kind === 'timeout') {
-    throw new TlsProbeError('TIMEOUT', upstream, 'tcp', null, `TCP connect to ${upstream} timed out after ${timeoutMs} ms`);
+    throw new TlsProbeError(
+      'TIMEOUT',
+      upstream,
+      'tcp',
+      null,
+      `TCP connect to ${upstream} timed out after ${timeoutMs} ms`,
+    );
   }
   if (connected.kind === 'failed') {
     const kind: ProbeErrorKind = connected.code === 'ECONNREFUSED' ? 'REFUSED' : 'UNREACHABLE';
-    throw new TlsProbeError(kind, upstream, 'tcp', connected.code, `TCP connect to ${upstream} failed: ${connected.message}`);
+    throw new TlsProbeError(
+      kind,
+      upstream,
+      'tcp',
+      connected.code,
+      `TCP connect to ${upstream} failed: ${connected.message}`,
+    );
   }
 
   const socket = connected.socket;
@@ -164,7 +199,13 @@ export async function tlsHandshake(opts: TlsHandshakeOptions): Promise<TlsHandsh
   const remoteAddress = socket.remoteAddress;
   try {
     if (remoteAddress === undefined) {
-      throw new TlsProbeError('UNREACHABLE', upstream, 'tcp', null, `the connection to ${upstream} closed right after it opened`);
+      throw new TlsProbeError(
+        'UNREACHABLE',
+        upstream,
+        'tcp',
+        null,
+        `the connection to ${upstream} closed right after it opened`,
+      );
     }
     opts.assertRemote?.(remoteAddress);
     if (signal?.aborted) throw new TlsProbeError('ABORTED', upstream, 'tcp', null, abortedError(upstream).message);
@@ -233,7 +274,15 @@ function runHandshake(
         const peerChain = summarizePeerChain(tlsSocket.getPeerCertificate(true));
         const leaf = peerChain[0];
         if (leaf === undefined) {
-          reject(new TlsProbeError('TLS', upstream, 'handshake', 'NO_PEER_CERTIFICATE', `${upstream} completed the TLS handshake without a certificate`));
+          reject(
+            new TlsProbeError(
+              'TLS',
+              upstream,
+              'handshake',
+              'NO_PEER_CERTIFICATE',
+              `${upstream} completed the TLS handshake without a certificate`,
+            ),
+          );
           return;
         }
         const alpn = tlsSocket.alpnProtocol;
@@ -256,14 +305,29 @@ function runHandshake(
     const onClose = (): void =>
       settle(() =>
         reject(
-          new TlsProbeError('UNREACHABLE', upstream, 'handshake', 'ECONNRESET', `TLS handshake with ${upstream} failed: the connection closed before the handshake completed`),
+          new TlsProbeError(
+            'UNREACHABLE',
+            upstream,
+            'handshake',
+            'ECONNRESET',
+            `TLS handshake with ${upstream} failed: the connection closed before the handshake completed`,
+          ),
         ),
       );
-    const onAbort = (): void => settle(() => reject(new TlsProbeError('ABORTED', upstream, 'handshake', null, abortedError(upstream).message)));
+    const onAbort = (): void =>
+      settle(() => reject(new TlsProbeError('ABORTED', upstream, 'handshake', null, abortedError(upstream).message)));
     const timer = setTimeout(
       () =>
         settle(() =>
-          reject(new TlsProbeError('TIMEOUT', upstream, 'handshake', null, `TLS handshake with ${upstream} timed out after ${handshakeTimeoutMs} ms`)),
+          reject(
+            new TlsProbeError(
+              'TIMEOUT',
+              upstream,
+              'handshake',
+              null,
+              `TLS handshake with ${upstream} timed out after ${handshakeTimeoutMs} ms`,
+            ),
+          ),
         ),
       handshakeTimeoutMs,
     );
@@ -283,7 +347,11 @@ const TLS_RECORD_HANDSHAKE = 0x16; // RFC 8446 §5.1 ContentType.handshake
  * into an in-memory stream, or fails at once with "no protocols available" (then
  * it writes an alert, or nothing). No packet leaves the process.
  */
-export function clientCanOffer(version: TlsProtocolVersion, ciphers = legacyAwareCiphers(version), boundMs = 2000): Promise<boolean> {
+export function clientCanOffer(
+  version: TlsProtocolVersion,
+  ciphers = legacyAwareCiphers(version),
+  boundMs = 2000,
+): Promise<boolean> {
   return new Promise((resolve) => {
     let settled = false;
     let client: tls.TLSSocket | undefined;
@@ -325,7 +393,11 @@ let localSupport: Promise<Record<TlsProtocolVersion, boolean>> | undefined;
  */
 export function localTlsSupport(): Promise<Record<TlsProtocolVersion, boolean>> {
   localSupport ??= Promise.all(TLS_PROTOCOL_VERSIONS.map((v) => clientCanOffer(v))).then(
-    (offered) => Object.fromEntries(TLS_PROTOCOL_VERSIONS.map((v, i) => [v, offered[i] === true])) as Record<TlsProtocolVersion, boolean>,
+    (offered) =>
+      Object.fromEntries(TLS_PROTOCOL_VERSIONS.map((v, i) => [v, offered[i] === true])) as Record<
+        TlsProtocolVersion,
+        boolean
+      >,
   );
   return localSupport;
 }

@@ -106,7 +106,11 @@ export function createWhoisClient(deps: WhoisClientDeps = {}): WhoisClient {
         throw new ProbeError('MALFORMED', upstream, `"${server}" is not a valid WHOIS server name`);
       }
       if (!isLdhDomainName(query)) {
-        throw new ProbeError('MALFORMED', upstream, `refusing to send an invalid domain name to WHOIS server ${upstream}`);
+        throw new ProbeError(
+          'MALFORMED',
+          upstream,
+          `refusing to send an invalid domain name to WHOIS server ${upstream}`,
+        );
       }
       const maxBytes = opts.maxBytes ?? WHOIS_MAX_BYTES;
       const started = performance.now();
@@ -133,7 +137,9 @@ export function createWhoisClient(deps: WhoisClientDeps = {}): WhoisClient {
           if (settled) return;
           cleanup();
           if (received === 0) {
-            reject(new ProbeError('MALFORMED', upstream, `WHOIS server ${upstream} closed the connection without an answer`));
+            reject(
+              new ProbeError('MALFORMED', upstream, `WHOIS server ${upstream} closed the connection without an answer`),
+            );
             return;
           }
           const bytes = Buffer.concat(chunks, received);
@@ -146,7 +152,9 @@ export function createWhoisClient(deps: WhoisClientDeps = {}): WhoisClient {
         };
 
         const timer = setTimeout(() => {
-          fail(new ProbeError('TIMEOUT', upstream, `WHOIS server ${upstream} did not answer within ${opts.timeoutMs} ms`));
+          fail(
+            new ProbeError('TIMEOUT', upstream, `WHOIS server ${upstream} did not answer within ${opts.timeoutMs} ms`),
+          );
         }, opts.timeoutMs);
         const onAbort = (): void => {
           fail(new ProbeError('ABORTED', upstream, `WHOIS query to ${upstream} was cancelled`));
@@ -164,7 +172,9 @@ export function createWhoisClient(deps: WhoisClientDeps = {}): WhoisClient {
             s = connect(address, port);
           } catch (err) {
             // e.g. a port out of range: net.connect throws instead of emitting 'error'
-            fail(new ProbeError('UNREACHABLE', upstream, `WHOIS server ${upstream} could not be reached`, { cause: err }));
+            fail(
+              new ProbeError('UNREACHABLE', upstream, `WHOIS server ${upstream} could not be reached`, { cause: err }),
+            );
             return;
           }
           socket = s;
@@ -191,7 +201,8 @@ export function createWhoisClient(deps: WhoisClientDeps = {}): WhoisClient {
               return;
             }
             const kind = socketFailureKind(err.code);
-            const what = kind === 'REFUSED' ? 'refused the connection' : `could not be reached (${err.code ?? err.message})`;
+            const what =
+              kind === 'REFUSED' ? 'refused the connection' : `could not be reached (${err.code ?? err.message})`;
             fail(new ProbeError(kind, upstream, `WHOIS server ${upstream} ${what}`, { cause: err }));
           });
           s.on('close', () => finish(false));
@@ -205,7 +216,9 @@ export function createWhoisClient(deps: WhoisClientDeps = {}): WhoisClient {
           if (err instanceof ProbeError) fail(err);
           else {
             fail(
-              new ProbeError('UNREACHABLE', upstream, `WHOIS server name ${server} could not be resolved`, { cause: err }),
+              new ProbeError('UNREACHABLE', upstream, `WHOIS server name ${server} could not be resolved`, {
+                cause: err,
+              }),
             );
           }
         });

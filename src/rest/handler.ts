@@ -34,14 +34,24 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
     const route = restRouteFor(url.pathname);
     const head = request.method === 'HEAD';
     if (!route) {
-      return envelopeResponse(tool, 404, {
-        error: /^\/api\/v1\//.test(url.pathname)
-          ? `unknown tool "${tool}": see the endpoint list at /`
-          : `unknown API version or path: endpoints live under /api/v1/`,
-      }, { head });
+      return envelopeResponse(
+        tool,
+        404,
+        {
+          error: /^\/api\/v1\//.test(url.pathname)
+            ? `unknown tool "${tool}": see the endpoint list at /`
+            : `unknown API version or path: endpoints live under /api/v1/`,
+        },
+        { head },
+      );
     }
     if (request.method !== 'GET' && !head) {
-      return envelopeResponse(tool, 405, { error: `method ${request.method} is not allowed: use GET` }, { headers: { Allow: 'GET, HEAD' } });
+      return envelopeResponse(
+        tool,
+        405,
+        { error: `method ${request.method} is not allowed: use GET` },
+        { headers: { Allow: 'GET, HEAD' } },
+      );
     }
     const auth = authenticate(request, url, services.keyring);
     if (!auth.ok) return envelopeResponse(tool, 401, { error: auth.error.message }, { head });
@@ -68,7 +78,12 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
     let result: ExecutionResult | 'deadline';
     try {
       result = await Promise.race([
-        execute({ schema, document: route.document, variableValues: variables, contextValue }) as Promise<ExecutionResult>,
+        execute({
+          schema,
+          document: route.document,
+          variableValues: variables,
+          contextValue,
+        }) as Promise<ExecutionResult>,
         deadline,
       ]);
     } finally {
@@ -76,7 +91,12 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
     }
     const headers = responseHeadersOf.get(request) ?? {};
     if (result === 'deadline') {
-      return envelopeResponse(tool, 504, { error: `the check did not finish within ${deadlineMs / 1000} s` }, { headers, head });
+      return envelopeResponse(
+        tool,
+        504,
+        { error: `the check did not finish within ${deadlineMs / 1000} s` },
+        { headers, head },
+      );
     }
     const error = result.errors?.[0];
     if (error) {

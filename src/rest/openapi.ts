@@ -21,12 +21,70 @@ import {
   type SelectionSetNode,
   type TypeNode,
 } from 'graphql';
+import { readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { costOf } from '../graphql/pricing.js';
 import { API_VERSION } from './envelope.js';
 import type { RestRoute } from './routes.js';
 
 type JsonSchema = Record<string, unknown>;
+
+interface RecordedExample {
+  readonly query: Record<string, string>;
+  readonly body: unknown;
+}
+
+/**
+ * One answer per tool recorded from the integration tests against their loopback labs
+ * (`npm run openapi:examples`), shown as the operation's example; the OpenAPI test checks each one
+ * against the document.
+ */
+function recordedExamples(): Record<string, RecordedExample> {
+  try {
+    return JSON.parse(readFileSync(new URL('../../data/openapi-examples.json', import.meta.url), 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The family of each tool: the document's tags, by which reference viewers group the operations.
+ * Every route must have one (a route without is a build error, not a silently untagged operation).
+ */
+const TAGS: readonly { name: string; description: string; tools: readonly string[] }[] = [
+  {
+    name: 'DNS',
+    description: 'Records, propagation, DNSSEC and block lists.',
+    tools: ['dns-lookup', 'mx-lookup', 'dns-propagation', 'dnssec-test', 'dns-blacklist-checker'],
+  },
+  {
+    name: 'Mail',
+    description: 'Who may send mail for a domain: SPF, DKIM, DMARC.',
+    tools: ['spf-checker', 'dkim-checker', 'dmarc-checker'],
+  },
+  {
+    name: 'TLS/HTTP',
+    description: 'Certificates, TLS versions, HTTP headers and page metadata.',
+    tools: ['ssl-checker', 'tls-configuration', 'http-headers', 'open-graph-checker'],
+  },
+  { name: 'Registry', description: 'Registration data from RDAP and WHOIS.', tools: ['whois', 'abuse-contact-lookup'] },
+  {
+    name: 'IP',
+    description: 'Addresses, networks and reachability.',
+    tools: ['my-ip', 'what-is-my-ip', 'ip-info', 'asn-lookup', 'ping', 'port-checker'],
+  },
+  {
+    name: 'Composite',
+    description: 'Several checks with rules and a verdict.',
+    tools: ['mailhealth-check', 'website-health-check'],
+  },
+];
+
+function tagOf(tool: string): string {
+  const tag = TAGS.find((t) => t.tools.includes(tool));
+  if (!tag) throw new Error(`OpenAPI: the tool ${tool} has no family in TAGS (src/rest/openapi.ts)`);
+  return tag.name;
+}
 
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Missing, repeated or invalid parameter; target refused (private or internal address).',
@@ -40,7 +98,10 @@ const ERROR_STATUSES: Record<string, string> = {
 
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { description: 'IETF draft: "daily";q=<credits>;w=<window seconds>', schema: { type: 'string' } },
-  RateLimit: { description: 'IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees>', schema: { type: 'string' } },
+  RateLimit: {
+    description: 'IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees>',
+    schema: { type: 'string' },
+  },
   'RateLimit-Limit': { schema: { type: 'integer' } },
   'RateLimit-Remaining': { schema: { type: 'integer' } },
   'RateLimit-Reset': { schema: { type: 'integer' } },
@@ -82,12 +143,21 @@ function orNull(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'null' }] };
 }
 
-function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema): JsonSchema {
-  if (isNonNullType(type)) return outputSchema(type.ofType, selection, schema);
+function outputSchema(
+  type: GraphQLOutputType,
+  selection: SelectionSetNode | undefined,
+  schema: GraphQLSchema,
+): JsonSchema {
+  // null only where GraphQL says a value can be absent: a non-null type is its inner type, not or-null
+  if (isNonNullType(type)) return nonNullOutputSchema(type.ofType, selection, schema);
   return orNull(nonNullOutputSchema(type, selection, schema));
 }
 
-function nonNullOutputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema): JsonSchema {
+function nonNullOutputSchema(
+  type: GraphQLOutputType,
+  selection: SelectionSetNode | undefined,
+  schema: GraphQLSchema,
+): JsonSchema {
   if (isNonNullType(type)) return nonNullOutputSchema(type.ofType, selection, schema);
   if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection, schema) };
   if (isScalarType(type)) return scalarSchema(type.name);
@@ -130,15 +200,31 @@ function parameterSchema(type: TypeNode, variable: string): JsonSchema {
 
 export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQLSchema, config: Config): JsonSchema {
   const paths: Record<string, unknown> = {};
+  const examples = recordedExamples();
+  const resultSchemas: Record<string, JsonSchema> = {};
   const queryFields = schema.getQueryType()?.getFields() ?? {};
   for (const route of routes) {
-    const operation = route.document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operation = route.document.definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
     const root = operation?.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
     if (!operation || !root || root.kind !== Kind.FIELD) continue;
     const field = queryFields[root.name.value];
     if (!field) continue;
     const cost = costOf(config, route.tool);
-    const data = outputSchema(getNamedType(field.type) === field.type ? field.type : field.type, root.selectionSet, schema);
+    // A 200 always carries data (a check field that failed is an error answer instead), so the
+    // nullable GraphQL field is a non-null result here; one named schema per result type.
+    const result = nonNullOutputSchema(field.type, root.selectionSet, schema);
+    // routes that share a result type and select the same fields share its schema (ip-info, asn-lookup)
+    const typeName = getNamedType(field.type).name;
+    const known = resultSchemas[typeName];
+    const resultName =
+      known === undefined || JSON.stringify(known) === JSON.stringify(result)
+        ? typeName
+        : `${typeName}_${route.tool.replace(/-/g, '_')}`;
+    resultSchemas[resultName] = result;
+    const data = { $ref: `#/components/schemas/${resultName}` };
+    const example = examples[route.tool];
     const parameters = (operation.variableDefinitions ?? []).map((v) => ({
       name: v.variable.name.value,
       in: 'query',
@@ -147,13 +233,16 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
       ...(field.args.find((a) => a.name === v.variable.name.value)?.description
         ? { description: field.args.find((a) => a.name === v.variable.name.value)!.description }
         : {}),
+      ...(example?.query[v.variable.name.value] !== undefined ? { example: example.query[v.variable.name.value] } : {}),
     }));
     const errorResponses = Object.fromEntries(
       Object.entries(ERROR_STATUSES).map(([status, description]) => [
         status,
         {
           description,
-          ...(status === '429' ? { headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { schema: { type: 'integer' } } } } : {}),
+          ...(status === '429'
+            ? { headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { schema: { type: 'integer' } } } }
+            : {}),
           content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchemaName(route.tool)}` } } },
         },
       ]),
@@ -161,8 +250,10 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
     paths[`/api/${API_VERSION}/${route.tool}`] = {
       get: {
         operationId: root.name.value,
+        tags: [tagOf(route.tool)],
         summary: `${route.tool} (${cost} credit${cost === 1 ? '' : 's'})`,
-        description: `${field.description ?? ''}\n\nCosts ${cost} credit${cost === 1 ? '' : 's'}. GraphQL field: \`${root.name.value}\`.`.trim(),
+        description:
+          `${field.description ?? ''}\n\nCosts ${cost} credit${cost === 1 ? '' : 's'}. GraphQL field: \`${root.name.value}\`.`.trim(),
         'x-credit-cost': cost,
         parameters,
         responses: {
@@ -177,6 +268,9 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
                   required: ['ok', 'data', 'meta'],
                   additionalProperties: false,
                 },
+                ...(example
+                  ? { examples: { recorded: { summary: 'An answer recorded in the test lab', value: example.body } } }
+                  : {}),
               },
             },
           },
@@ -207,6 +301,7 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
         'The same checks are fields of the GraphQL API at /graphql.',
     },
     servers: [{ url: '/' }],
+    tags: TAGS.map(({ name, description }) => ({ name, description })),
     security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }],
     paths,
     components: {
@@ -214,7 +309,7 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
         ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
       },
-      schemas: errorSchemas,
+      schemas: { ...resultSchemas, ...errorSchemas },
     },
   };
 }

@@ -30,11 +30,20 @@ function route<TData, TVariables extends Record<string, unknown>>(
 export const restRoutes: ReadonlyMap<string, RestRoute> = new Map(
   [
     route('my-ip', ops.MyIpDocument, () => ({})),
-    route('dns-lookup', ops.DnsLookupDocument, (q) => ({ domain: q.required('domain'), resolver: q.optional('resolver') })),
+    route('dns-lookup', ops.DnsLookupDocument, (q) => ({
+      domain: q.required('domain'),
+      resolver: q.optional('resolver'),
+    })),
     route('mx-lookup', ops.MxLookupDocument, (q) => ({ domain: q.required('domain') })),
-    route('dns-propagation', ops.DnsPropagationDocument, (q) => ({ domain: q.required('domain'), type: q.optional('type') })),
+    route('dns-propagation', ops.DnsPropagationDocument, (q) => ({
+      domain: q.required('domain'),
+      type: q.optional('type'),
+    })),
     route('spf-checker', ops.SpfCheckerDocument, (q) => ({ domain: q.required('domain') })),
-    route('dkim-checker', ops.DkimCheckerDocument, (q) => ({ domain: q.required('domain'), selector: q.required('selector') })),
+    route('dkim-checker', ops.DkimCheckerDocument, (q) => ({
+      domain: q.required('domain'),
+      selector: q.required('selector'),
+    })),
     route('dmarc-checker', ops.DmarcCheckerDocument, (q) => ({ domain: q.required('domain') })),
     route('dnssec-test', ops.DnssecTestDocument, (q) => ({ domain: q.required('domain') })),
     route('dns-blacklist-checker', ops.DnsBlacklistCheckerDocument, (q) => ({ host: q.required('host') })),

@@ -5,8 +5,7 @@
 import { NetdiagError } from '../errors.js';
 import type { KeyIdentity, Keyring } from './keys.js';
 
-export const MISSING_KEY_MESSAGE =
-  'missing API key: pass it in the x-api-key header or the api_key query parameter';
+export const MISSING_KEY_MESSAGE = 'missing API key: pass it in the x-api-key header or the api_key query parameter';
 
 export class AuthError extends NetdiagError {
   constructor(message: string) {
@@ -28,7 +27,8 @@ export function authenticate(request: Request, url: URL, keyring: Keyring): Auth
 function verify(request: Request, url: URL, keyring: Keyring): AuthOutcome {
   const header = request.headers.get('x-api-key');
   const params = url.searchParams.getAll('api_key');
-  if (params.length > 1) return { ok: false, error: new AuthError('the api_key query parameter is repeated; pass it once') };
+  if (params.length > 1)
+    return { ok: false, error: new AuthError('the api_key query parameter is repeated; pass it once') };
   const key = header?.trim() || params[0]?.trim() || '';
   if (!key) return { ok: false, error: new AuthError(MISSING_KEY_MESSAGE) };
   if (key.length > 256) return { ok: false, error: new AuthError('invalid API key') };

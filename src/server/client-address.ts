@@ -14,11 +14,20 @@ export interface ClientAddress {
   readonly version: 'IPv4' | 'IPv6';
 }
 
-export function clientAddress(peer: string | null, forwardedFor: string | null, trustedProxies: readonly string[]): ClientAddress {
+export function clientAddress(
+  peer: string | null,
+  forwardedFor: string | null,
+  trustedProxies: readonly string[],
+): ClientAddress {
   const client = connectionClientAddress(peer, forwardedFor, trustedProxies);
   const cls = classifyAddress(client.ip);
   if (cls.special) {
-    throw new InputError('address', `the client address ${client.ip} is ${withArticle(cls.range)} address, not a public one`);
+    // The usual first contact is a local curl, or a service behind a reverse proxy that was not declared:
+    // say what would make the answer public instead of only what is wrong.
+    throw new InputError(
+      'address',
+      `the client address ${client.ip} is ${withArticle(cls.range)} address, not a public one: my-ip reports the public address a request comes from, so call it from the internet, or list your reverse proxy in server.trustedProxies so that its X-Forwarded-For is used`,
+    );
   }
   return client;
 }
@@ -34,8 +43,17 @@ export function connectionClientAddress(
   trustedProxies: readonly string[],
 ): ClientAddress {
   let candidate = peer;
-  if (peer && ipaddr.isValid(peer) && trustedProxies.length > 0 && isInCidrs(peer, trustedProxies) && forwardedFor !== null) {
-    const hops = forwardedFor.split(',').map((h) => h.trim()).filter(Boolean);
+  if (
+    peer &&
+    ipaddr.isValid(peer) &&
+    trustedProxies.length > 0 &&
+    isInCidrs(peer, trustedProxies) &&
+    forwardedFor !== null
+  ) {
+    const hops = forwardedFor
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
     candidate = null;
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = stripPort(hops[i]!);
@@ -44,7 +62,8 @@ export function connectionClientAddress(
     }
   }
   if (!candidate) throw new InputError('address', 'the connection has no client address to report');
-  if (!ipaddr.isValid(candidate)) throw new InputError('address', `the client address "${candidate.slice(0, 64)}" is malformed`);
+  if (!ipaddr.isValid(candidate))
+    throw new InputError('address', `the client address "${candidate.slice(0, 64)}" is malformed`);
   const { ip, family } = normaliseIp(candidate);
   return { ip, version: family === 4 ? 'IPv4' : 'IPv6' };
 }
@@ -55,4 +74,15 @@ function stripPort(hop: string): string {
   if (bracketed) return bracketed[1]!;
   const v4port = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(hop);
   return v4port ? v4port[1]! : hop;
+}
+
+/**
+ * The ledger entry a client counts against (key issuance, the unkeyed budget): the IPv4 address, or the
+ * IPv6 /64 — one end site's subnet (RFC 4291 §2.5.4, RFC 6177), whose 2^64 addresses one client may all use.
+ */
+export function clientBucket(client: ClientAddress): { key: string; label: string } {
+  if (client.version === 'IPv4') return { key: client.ip, label: `the address ${client.ip}` };
+  const parts = ipaddr.IPv6.parse(client.ip).parts;
+  const prefix = `${new ipaddr.IPv6([...parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+  return { key: prefix, label: `the network ${prefix}` };
 }

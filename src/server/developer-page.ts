@@ -53,7 +53,8 @@ export function describeEndpoints(
   return [...routes].map((route) => {
     const operation = getOperationAST(route.document);
     const root = operation?.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
-    if (!operation || !root || root.kind !== Kind.FIELD) throw new Error(`route ${route.tool}: no root field to describe`);
+    if (!operation || !root || root.kind !== Kind.FIELD)
+      throw new Error(`route ${route.tool}: no root field to describe`);
     const field = queryFields[root.name.value];
     // Which argument of the root field each variable feeds: its description is the parameter's.
     const argumentOfVariable = new Map<string, string>();
@@ -125,8 +126,26 @@ export function describeCosts(endpoints: readonly EndpointDoc[]): string {
 
 // Colours, checked against WCAG 2.2 contrast (1.4.3: 4.5:1 for text) by the page's tests.
 export const PALETTE = {
-  light: { text: '#1b1b1b', muted: '#4a4a4a', background: '#ffffff', surface: '#f2f2f2', link: '#0645ad', buttonText: '#ffffff', button: '#0645ad', border: '#767676' },
-  dark: { text: '#e6e6e6', muted: '#bdbdbd', background: '#141414', surface: '#262626', link: '#8cb4ff', buttonText: '#141414', button: '#8cb4ff', border: '#8a8a8a' },
+  light: {
+    text: '#1b1b1b',
+    muted: '#4a4a4a',
+    background: '#ffffff',
+    surface: '#f2f2f2',
+    link: '#0645ad',
+    buttonText: '#ffffff',
+    button: '#0645ad',
+    border: '#767676',
+  },
+  dark: {
+    text: '#e6e6e6',
+    muted: '#bdbdbd',
+    background: '#141414',
+    surface: '#262626',
+    link: '#8cb4ff',
+    buttonText: '#141414',
+    button: '#8cb4ff',
+    border: '#8a8a8a',
+  },
 } as const;
 
 const vars = (p: (typeof PALETTE)[keyof typeof PALETTE]) =>
@@ -188,7 +207,7 @@ ${options.noindex ? '<meta name="robots" content="noindex">\n' : ''}<title>${esc
 <body>
 <a class="skip" href="#main">Skip to the content</a>
 ${body}
-<footer><p class="muted">netdiag — a self-hostable network diagnostics API. <a href="${GRAPHIQL_PATH}">GraphiQL</a> · <a href="${OPENAPI_PATH}">OpenAPI document</a></p></footer>
+<footer><p class="muted">netdiag — a self-hostable network diagnostics API. <a href="${GRAPHIQL_PATH}">GraphiQL</a> · <a href="/docs">API reference</a> · <a href="${OPENAPI_PATH}">OpenAPI document</a></p></footer>
 </body>
 </html>
 `;
@@ -309,7 +328,7 @@ ${m.endpoints.map(endpointRow).join('\n')}
 <h2 id="explore">GraphQL and OpenAPI</h2>
 <ul>
 <li><a href="${GRAPHIQL_PATH}">GraphiQL</a>, the GraphQL explorer: put your key in its Headers tab as <code>{"x-api-key": "YOUR_KEY"}</code>. An operation costs the sum of the checks it selects.</li>
-<li><a href="${OPENAPI_PATH}">The OpenAPI document</a> of the REST endpoints, for client generators.</li>
+<li><a href="/docs">The API reference</a>, every REST endpoint with its parameters and answers, and <a href="${OPENAPI_PATH}">the OpenAPI document</a> behind it, for client generators.</li>
 </ul>
 </section>
 </main>`;

@@ -38,10 +38,17 @@ export async function readinessResponse(
   return Response.json({ ok: false, reason: state.reason ?? 'not ready' }, { status: 503, headers: NO_STORE });
 }
 
-async function boundedReadiness(ready: () => Promise<Readiness>, logger: Logger, timeoutMs: number): Promise<Readiness> {
+async function boundedReadiness(
+  ready: () => Promise<Readiness>,
+  logger: Logger,
+  timeoutMs: number,
+): Promise<Readiness> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Readiness>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, reason: `the readiness check did not finish within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ok: false, reason: `the readiness check did not finish within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([

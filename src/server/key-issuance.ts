@@ -16,14 +16,13 @@
  *   make a browser post the form but cannot read our page to learn a token.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.js';
 import { InputError, NetdiagError } from '../errors.js';
 import { costOf } from '../graphql/pricing.js';
 import { schema } from '../graphql/schema.js';
 import { restRoutes } from '../rest/routes.js';
 import type { Services } from '../services.js';
-import { connectionClientAddress, type ClientAddress } from './client-address.js';
+import { clientBucket, connectionClientAddress, type ClientAddress } from './client-address.js';
 import {
   FORM_TOKEN_FIELD,
   describeEndpoints,
@@ -33,7 +32,7 @@ import {
   renderIssuedKeyPage,
   renderMessagePage,
 } from './developer-page.js';
-import type { QuotaPolicy } from './quota.js';
+import type { ChargeOutcome, QuotaPolicy } from './quota.js';
 
 export const ISSUE_WINDOW_SECONDS = 86_400;
 /** A form post is one hidden field; anything bigger than this is not our form. */
@@ -97,23 +96,14 @@ export function crossSiteRefusal(headers: Headers, url: URL): string | null {
 }
 
 /**
- * The ledger entry a client's keys count against: the IPv4 address, or the IPv6 /64 — one end site's
- * subnet (RFC 4291 §2.5.4, RFC 6177), whose 2^64 addresses a single client may all use.
+ * The body as text, or null when it is longer than `limit` bytes (read no further than that).
+ * A refused body is left unread, never cancelled: cancelling the request stream makes the Node adapter
+ * destroy the socket before the response is written, and the client sees an empty reply instead of the
+ * refusal. Node's HTTP server discards what is left once the response has been sent.
  */
-export function issuanceBucket(client: ClientAddress): { key: string; label: string } {
-  if (client.version === 'IPv4') return { key: `issue:${client.ip}`, label: `the address ${client.ip}` };
-  const parts = ipaddr.IPv6.parse(client.ip).parts;
-  const prefix = `${new ipaddr.IPv6([...parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
-  return { key: `issue:${prefix}`, label: `the network ${prefix}` };
-}
-
-/** The body as text, or null when it is longer than `limit` bytes (read no further than that). */
 async function readBoundedBody(request: Request, limit: number): Promise<string | null> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) {
-    await request.body?.cancel();
-    return null;
-  }
+  if (declared !== null && Number(declared) > limit) return null;
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -123,10 +113,7 @@ async function readBoundedBody(request: Request, limit: number): Promise<string 
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        return null;
-      }
+      if (size > limit) return null;
       chunks.push(value);
     }
   } finally {
@@ -158,7 +145,9 @@ export function createDeveloperRoutes(services: Services): DeveloperRoutes {
     page(request, url) {
       const head = request.method === 'HEAD';
       if (request.method !== 'GET' && !head) {
-        return message(405, 'Method not allowed', [`The developer page answers GET, not ${request.method}.`], { Allow: 'GET, HEAD' });
+        return message(405, 'Method not allowed', [`The developer page answers GET, not ${request.method}.`], {
+          Allow: 'GET, HEAD',
+        });
       }
       const body = renderDeveloperPage({
         origin: url.origin,
@@ -172,30 +161,43 @@ export function createDeveloperRoutes(services: Services): DeveloperRoutes {
 
     async issueKey(request, url, peerAddress) {
       if (request.method !== 'POST') {
-        return message(405, 'Use the form', [`Keys are issued by the form on the developer page, which posts here; ${request.method} is not allowed.`], {
-          Allow: 'POST',
-        });
+        return message(
+          405,
+          'Use the form',
+          [`Keys are issued by the form on the developer page, which posts here; ${request.method} is not allowed.`],
+          {
+            Allow: 'POST',
+          },
+        );
       }
       const crossSite = crossSiteRefusal(request.headers, url);
       if (crossSite) {
-        await request.body?.cancel();
         return message(403, 'Refused: the form was posted from another site', [
           `This request was refused because ${crossSite}.`,
           'Keys are issued only from the form on this service’s own developer page: open it and use the button there.',
         ]);
       }
       if (perDay === 0) {
-        await request.body?.cancel();
-        return message(403, 'Key issuance is off', ['This instance does not issue keys from its developer page. Ask its operator for a key.']);
+        return message(403, 'Key issuance is off', [
+          'This instance does not issue keys from its developer page. Ask its operator for a key.',
+        ]);
       }
       const mediaType = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
       if (mediaType !== 'application/x-www-form-urlencoded') {
-        await request.body?.cancel();
-        return message(415, 'Not a form post', ['This address takes the developer page’s form (application/x-www-form-urlencoded).']);
+        return message(415, 'Not a form post', [
+          'This address takes the developer page’s form (application/x-www-form-urlencoded).',
+        ]);
       }
       const text = await readBoundedBody(request, MAX_FORM_BYTES);
       if (text === null) {
-        return message(413, 'Form too large', [`The form post is larger than ${MAX_FORM_BYTES} bytes; the developer page’s form is much smaller.`]);
+        return message(
+          413,
+          'Form too large',
+          [`The form post is larger than ${MAX_FORM_BYTES} bytes; the developer page’s form is much smaller.`],
+          {
+            Connection: 'close',
+          },
+        );
       }
       const tokens = new URLSearchParams(text).getAll(FORM_TOKEN_FIELD);
       const verdict = tokens.length === 1 ? verifyFormToken(services.secret, tokens[0]!, services.now()) : 'invalid';
@@ -212,15 +214,19 @@ export function createDeveloperRoutes(services: Services): DeveloperRoutes {
 
       let client: ClientAddress;
       try {
-        client = connectionClientAddress(peerAddress, request.headers.get('x-forwarded-for'), config.server.trustedProxies);
+        client = connectionClientAddress(
+          peerAddress,
+          request.headers.get('x-forwarded-for'),
+          config.server.trustedProxies,
+        );
       } catch (e) {
         if (!(e instanceof InputError)) throw e;
         return message(400, 'No client address', [`A key cannot be issued: ${e.message}.`]);
       }
-      const bucket = issuanceBucket(client);
-      let outcome;
+      const bucket = clientBucket(client);
+      let outcome: ChargeOutcome;
       try {
-        outcome = await services.issueLedger.charge(bucket.key, 1);
+        outcome = await services.issueLedger.charge(`issue:${bucket.key}`, 1);
       } catch (e) {
         // The ledger fails closed (e.g. a shared store that is unreachable): no key without the count.
         if (!(e instanceof NetdiagError)) throw e;
@@ -241,9 +247,14 @@ export function createDeveloperRoutes(services: Services): DeveloperRoutes {
       services.logger.info('key_issued', { keyId: identity.id });
       return html(
         200,
-        renderIssuedKeyPage({ origin: url.origin, key, endpoints, allowance, keysLeftForAddress: Math.max(0, outcome.remaining) }),
+        renderIssuedKeyPage({
+          origin: url.origin,
+          key,
+          endpoints,
+          allowance,
+          keysLeftForAddress: Math.max(0, outcome.remaining),
+        }),
       );
     },
   };
 }
-

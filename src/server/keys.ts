@@ -25,23 +25,31 @@ export interface Keyring {
   issue(): { key: string; identity: KeyIdentity };
 }
 
-export function createKeyring(options: { staticKeys: readonly string[]; secret: string; revoked: readonly string[] }): Keyring {
-  const revoked = new Set(options.revoked);
+export function createKeyring(options: {
+  staticKeys: readonly string[];
+  secret: string;
+  revoked: readonly string[];
+}): Keyring {
+  // Keys are looked up by their SHA-256 digest, never compared as strings: the time a lookup takes
+  // then depends on the digest of what was sent, which says nothing about any key's characters.
+  const digest = (key: string) => createHash('sha256').update(key).digest('base64url');
+  const revoked = new Set(options.revoked.map(digest));
   const staticKeys = new Map<string, KeyIdentity>(
-    options.staticKeys.map((k) => [k, { id: `s_${createHash('sha256').update(k).digest('base64url').slice(0, 12)}`, kind: 'static' }]),
+    options.staticKeys.map((k) => [digest(k), { id: `s_${digest(k).slice(0, 12)}`, kind: 'static' }]),
   );
   const mac = (id: string) =>
     createHmac('sha256', options.secret).update(`netdiag-key-v1:${id}`).digest().subarray(0, MAC_BYTES);
 
   return {
     verify(key) {
-      if (revoked.has(key)) return null;
-      const s = staticKeys.get(key);
+      const given = digest(key);
+      if (revoked.has(given)) return null;
+      const s = staticKeys.get(given);
       if (s) return s;
       const m = ISSUED_KEY.exec(key);
       if (!m) return null;
-      const given = Buffer.from(m[2]!, 'base64url');
-      if (given.length !== MAC_BYTES || !timingSafeEqual(given, mac(m[1]!))) return null;
+      const tag = Buffer.from(m[2]!, 'base64url');
+      if (tag.length !== MAC_BYTES || !timingSafeEqual(tag, mac(m[1]!))) return null;
       return { id: `k_${m[1]}`, kind: 'issued' };
     },
     issue() {

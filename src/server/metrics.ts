@@ -23,7 +23,11 @@ export type CacheName = 'dns' | 'ip_facts' | 'registry';
  * rcode or a port state; "ok" by default), by failure kind when it throws. The answer or the
  * error is passed on unchanged.
  */
-export type ObserveUpstream = <T>(family: UpstreamFamily, ask: () => Promise<T>, outcomeOf?: (answer: T) => string) => Promise<T>;
+export type ObserveUpstream = <T>(
+  family: UpstreamFamily,
+  ask: () => Promise<T>,
+  outcomeOf?: (answer: T) => string,
+) => Promise<T>;
 
 /** Observes nothing (unit tests of a loader on its own). */
 export const unobserved: ObserveUpstream = (_family, ask) => ask();
@@ -39,10 +43,21 @@ export interface Metrics {
   creditsCharged(tool: string, credits: number): void;
   /** credits given back for a check that ended in an input error or a refused target */
   creditsRefunded(tool: string, credits: number): void;
+  /** a request without a key refused because its client address spent the unkeyed budget */
+  unkeyedRefused(surface: string): void;
 }
 
 /** Tools that are not in the REST route table but have routes of their own (src/app.ts). */
-const APP_TOOLS = ['graphql', 'healthz', 'readyz', 'metrics', 'openapi', 'developer-page', 'key-issuance'] as const;
+const APP_TOOLS = [
+  'graphql',
+  'healthz',
+  'readyz',
+  'metrics',
+  'openapi',
+  'docs',
+  'developer-page',
+  'key-issuance',
+] as const;
 
 /** Label value for a path that is no known tool (404s and the like). */
 export const OTHER_TOOL = 'other';
@@ -118,6 +133,13 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
     registers,
   });
 
+  const unkeyedRefusals = new Counter({
+    name: 'netdiag_unkeyed_refused_total',
+    help: 'Requests without a key refused (429) because their client address spent the unkeyed budget, by surface.',
+    labelNames: ['surface'] as const,
+    registers,
+  });
+
   const upstream: ObserveUpstream = async (family, ask, outcomeOf) => {
     const started = performance.now();
     try {
@@ -151,6 +173,9 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
     creditsRefunded(tool, credits) {
       if (credits > 0) refunded.inc({ tool: toolLabel(tool) }, credits);
     },
+    unkeyedRefused(surface) {
+      unkeyedRefusals.inc({ surface });
+    },
   };
 }
 
@@ -174,5 +199,8 @@ export function enableProcessMetrics(metrics: Metrics): void {
 /** GET /metrics: the text exposition format. No key: see the README on keeping it off the public side. */
 export async function metricsResponse(metrics: Metrics): Promise<Response> {
   const body = await metrics.registry.metrics();
-  return new Response(body, { status: 200, headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' } });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
+  });
 }

@@ -145,9 +145,22 @@ export function quotaKeys(keyId: string, prefix = QUOTA_KEY_PREFIX): [charges: s
 }
 
 function toOutcome(reply: unknown): ChargeOutcome {
-  if (!Array.isArray(reply) || reply.length !== 5) throw new Error(`unexpected reply from the charge script: ${JSON.stringify(reply)}`);
-  const [allowed, remaining, resetSeconds, retryAfterSeconds, chargeId] = reply as [number, number, number, number, string];
-  return { allowed: allowed === 1, remaining, resetSeconds, retryAfterSeconds, chargeId: chargeId === '' ? null : chargeId };
+  if (!Array.isArray(reply) || reply.length !== 5)
+    throw new Error(`unexpected reply from the charge script: ${JSON.stringify(reply)}`);
+  const [allowed, remaining, resetSeconds, retryAfterSeconds, chargeId] = reply as [
+    number,
+    number,
+    number,
+    number,
+    string,
+  ];
+  return {
+    allowed: allowed === 1,
+    remaining,
+    resetSeconds,
+    retryAfterSeconds,
+    chargeId: chargeId === '' ? null : chargeId,
+  };
 }
 
 export interface RedisQuotaOptions {
@@ -157,7 +170,11 @@ export interface RedisQuotaOptions {
   prefix?: string;
 }
 
-export function createRedisQuotaStore(connection: RedisConnection, policy: QuotaPolicy, options: RedisQuotaOptions = {}): QuotaStore {
+export function createRedisQuotaStore(
+  connection: RedisConnection,
+  policy: QuotaPolicy,
+  options: RedisQuotaOptions = {},
+): QuotaStore {
   const windowMs = policy.windowSeconds * 1000;
   const prefix = options.prefix ?? QUOTA_KEY_PREFIX;
   return {

@@ -60,10 +60,13 @@ export function createMemoryQuotaStore(policy: QuotaPolicy, now: () => number = 
   };
 
   // Sweep keys idle for a whole window so the map does not grow with every key ever seen.
-  const sweep = setInterval(() => {
-    const t = now();
-    for (const keyId of [...ledgers.keys()]) live(keyId, t);
-  }, Math.min(windowMs, 3_600_000));
+  const sweep = setInterval(
+    () => {
+      const t = now();
+      for (const keyId of [...ledgers.keys()]) live(keyId, t);
+    },
+    Math.min(windowMs, 3_600_000),
+  );
   sweep.unref();
 
   return {
@@ -124,7 +127,13 @@ function secondsUntil(oldest: Charge | undefined, windowMs: number, t: number): 
 }
 
 /** Seconds until charges worth `needed` credits have expired (oldest first). */
-function retryAfter(list: readonly Charge[], needed: number, windowMs: number, t: number, windowSeconds: number): number {
+function retryAfter(
+  list: readonly Charge[],
+  needed: number,
+  windowMs: number,
+  t: number,
+  windowSeconds: number,
+): number {
   let freed = 0;
   for (const c of list) {
     freed += c.cost;

@@ -109,7 +109,11 @@ export function describeRedisFailure(cause: unknown): string {
   const message = cause instanceof Error ? cause.message : String(cause);
   if (cause instanceof RedisTimeoutError) return `is unreachable (${message})`;
   if (message === 'Command timed out') return 'is unreachable (no reply)';
-  if (/enableOfflineQueue|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|connect/i.test(message)) {
+  if (
+    /enableOfflineQueue|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|connect/i.test(
+      message,
+    )
+  ) {
     return `is unreachable (${message.replace("Stream isn't writeable and enableOfflineQueue options is false", 'not connected')})`;
   }
   if (cause instanceof Error && cause.name === 'ReplyError') return `answered an error (${message.slice(0, 200)})`;
@@ -189,7 +193,8 @@ export async function connectRedis(url: string, options: RedisConnectionOptions)
     },
     unavailable(purpose, cause) {
       // While disconnected the command fails locally ("not connected"); the last connection error says why.
-      const why = client.status !== 'ready' && lastError ? `is unreachable (${lastError})` : describeRedisFailure(cause);
+      const why =
+        client.status !== 'ready' && lastError ? `is unreachable (${lastError})` : describeRedisFailure(cause);
       return new UnavailableError(`${purpose} unavailable: Redis at ${where} ${why}`, { cause });
     },
     async close() {

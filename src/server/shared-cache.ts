@@ -48,7 +48,8 @@ export function createSharedCache<T>(redis: RedisConnection | null, options: Sha
   const local = new LRUCache<string, LocalEntry<T>>({
     max: options.maxEntries,
     maxSize: options.maxBytes,
-    sizeCalculation: (entry, key) => Math.max(1, (options.sizeOf ? options.sizeOf(entry.value) : entry.bytes) + key.length),
+    sizeCalculation: (entry, key) =>
+      Math.max(1, (options.sizeOf ? options.sizeOf(entry.value) : entry.bytes) + key.length),
     // an injected clock is read on every check (lru-cache otherwise reuses a reading for 1 ms)
     ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
   });
@@ -63,7 +64,8 @@ export function createSharedCache<T>(redis: RedisConnection | null, options: Sha
       return undefined;
     }
     const [json, ttl] = replies ?? [];
-    if (!json || json[0] || typeof json[1] !== 'string' || !ttl || ttl[0] || typeof ttl[1] !== 'number') return undefined;
+    if (!json || json[0] || typeof json[1] !== 'string' || !ttl || ttl[0] || typeof ttl[1] !== 'number')
+      return undefined;
     let value: T;
     try {
       value = JSON.parse(json[1]) as T;

@@ -24,164 +24,211 @@ const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 const PUBLIC = '93.184.216.34'; // the address a (pretend) trusted proxy forwards; nothing connects to it
 
-if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} is missing (Debian package "chromium"; .ci/run installs it)`);
+if (!hasChromium)
+  console.warn(`browser tests skipped: ${CHROMIUM} is missing (Debian package "chromium"; .ci/run installs it)`);
 
-describe.skipIf(!hasChromium)(`developer page in chromium${hasChromium ? '' : ' (skipped: /usr/bin/chromium is missing)'}`, () => {
-  let services: Services;
-  let server: Server;
-  let browser: Browser;
-  let origin: string;
+describe.skipIf(!hasChromium)(
+  `developer page in chromium${hasChromium ? '' : ' (skipped: /usr/bin/chromium is missing)'}`,
+  () => {
+    let services: Services;
+    let server: Server;
+    let browser: Browser;
+    let origin: string;
 
-  beforeAll(async () => {
-    const config = buildConfig({
-      server: { dataDir: mkdtempSync(join(tmpdir(), 'netdiag-browser-')), trustedProxies: ['127.0.0.1/32'] },
-      // Nothing here asks DNS; if something did, it would ask a dead loopback port, never the host's resolver.
-      dns: { system: ['127.0.0.1:9'], publicResolvers: [{ name: 'Lab', ip: '192.0.2.53', countryCode: 'ZZ', address: '127.0.0.1:9' }] },
+    beforeAll(async () => {
+      const config = buildConfig({
+        server: { dataDir: mkdtempSync(join(tmpdir(), 'netdiag-browser-')), trustedProxies: ['127.0.0.1/32'] },
+        // Nothing here asks DNS; if something did, it would ask a dead loopback port, never the host's resolver.
+        dns: {
+          system: ['127.0.0.1:9'],
+          publicResolvers: [{ name: 'Lab', ip: '192.0.2.53', countryCode: 'ZZ', address: '127.0.0.1:9' }],
+        },
+      });
+      services = await createServices(config, silentLogger);
+      const app = createApp(services);
+      server = createServer(
+        createServerAdapter<{ req: import('node:http').IncomingMessage }>((request, ctx) =>
+          app.fetch(request, { peerAddress: ctx.req.socket.remoteAddress ?? null }),
+        ),
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [
+          '--no-sandbox',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-default-apps',
+          '--disable-sync',
+          '--no-first-run',
+          '--disable-domain-reliability',
+          '--disable-client-side-phishing-detection',
+          '--disable-breakpad',
+          '--no-pings',
+          '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+          // IP literals skip the host resolver: send anything not on loopback to a port where nothing listens
+          // (Chrome never proxies loopback).
+          '--proxy-server=http://127.0.0.1:9',
+        ],
+      });
     });
-    services = await createServices(config, silentLogger);
-    const app = createApp(services);
-    server = createServer(
-      createServerAdapter<{ req: import('node:http').IncomingMessage }>((request, ctx) =>
-        app.fetch(request, { peerAddress: ctx.req.socket.remoteAddress ?? null }),
-      ),
-    );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-default-apps',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-domain-reliability',
-        '--disable-client-side-phishing-detection',
-        '--disable-breakpad',
-        '--no-pings',
-        '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-        // IP literals skip the host resolver: send anything not on loopback to a port where nothing listens
-        // (Chrome never proxies loopback).
-        '--proxy-server=http://127.0.0.1:9',
-      ],
+
+    afterAll(async () => {
+      await browser?.close();
+      await new Promise((resolve) => server?.close(resolve));
+      await services?.close();
     });
-  });
 
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
-    await services?.close();
-  });
-
-  /** A fresh profile whose requests may only go to the app (data: and blob: URLs stay inside the page). */
-  async function loopbackContext(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; elsewhere: string[] }> {
-    const context = await browser.newContext(options);
-    const elsewhere: string[] = [];
-    await context.route(
-      (url) => url.origin !== origin && (url.protocol === 'http:' || url.protocol === 'https:'),
-      (route) => {
-        elsewhere.push(route.request().url());
-        return route.abort('blockedbyclient');
-      },
-    );
-    return { context, elsewhere };
-  }
-
-  it('records and aborts a request that would leave the app (the guard the other tests rely on)', async () => {
-    const { context, elsewhere } = await loopbackContext();
-    const page = await context.newPage();
-    await page.goto(`${origin}/healthz`);
-    // A reserved name (RFC 6761 .invalid): even unguarded it resolves nowhere.
-    const failed = page.waitForEvent('requestfailed');
-    await page.evaluate(() => {
-      const img = document.createElement('img');
-      img.src = 'http://netdiag-guard.invalid/probe.png';
-      document.body.append(img);
-    });
-    expect((await failed).url()).toBe('http://netdiag-guard.invalid/probe.png');
-    expect(elsewhere).toEqual(['http://netdiag-guard.invalid/probe.png']);
-    await context.close();
-  });
-
-  it('loads the page, submits the form, reads the key, and calls the API with it', async () => {
-    const { context, elsewhere } = await loopbackContext();
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()); // e.g. a CSP refusal of the style sheet
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
-
-    const response = await page.goto(`${origin}/`);
-    expect(response?.status()).toBe(200);
-    await expect(page.title()).resolves.toBe('netdiag — network diagnostics API');
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('netdiag');
-    expect(await page.getByRole('main').count()).toBe(1);
-    expect(await page.getByRole('navigation', { name: 'On this page' }).count()).toBe(1);
-    // one header row plus one row per REST route
-    expect(await page.getByRole('table').getByRole('row').count()).toBe(restRoutes.size + 1);
-    expect(await page.getByRole('rowheader', { name: 'GET /api/v1/my-ip' }).count()).toBe(1);
-    expect(await page.getByRole('link', { name: 'GraphiQL' }).first().getAttribute('href')).toBe('/graphql');
-    // the style sheet was applied under the page's CSP (its hash matched)
-    expect(await page.evaluate(() => getComputedStyle(document.body).color)).toBe('rgb(27, 27, 27)');
-
-    await Promise.all([page.waitForURL(`${origin}/keys`), page.getByRole('button', { name: 'Get a free API key' }).click()]);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your API key');
-    const key = (await page.locator('#api-key').textContent())?.trim() ?? '';
-    expect(key).toMatch(/^nd_[\w-]{46}$/);
-    expect(await page.locator('main').textContent()).toContain('300 credits per rolling 24 hours');
-
-    // The key in a header, from a browser fetch. Not from this page: its CSP (default-src 'none') allows
-    // no fetch at all. A same-origin document without that policy, /healthz, serves as the client.
-    await page.goto(`${origin}/healthz`);
-    const api = await page.evaluate(
-      async ({ key, forwarded }) => {
-        const res = await fetch('/api/v1/my-ip', { headers: { 'x-api-key': key, 'x-forwarded-for': forwarded } });
-        return { status: res.status, body: await res.json(), remaining: res.headers.get('ratelimit-remaining') };
-      },
-      { key, forwarded: PUBLIC },
-    );
-    expect(api).toEqual({ status: 200, body: { ok: true, data: { ip: PUBLIC, version: 'IPv4' }, meta: { tool: 'my-ip', version: 'v1' } }, remaining: '299' });
-
-    expect(problems).toEqual([]);
-    expect(elsewhere).toEqual([]);
-    await context.close();
-  });
-
-  it('works with JavaScript turned off, the key then used as a query parameter', async () => {
-    const { context, elsewhere } = await loopbackContext({ javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': PUBLIC } });
-    const page = await context.newPage();
-    await page.goto(`${origin}/`);
-    await Promise.all([page.waitForURL(`${origin}/keys`), page.getByRole('button', { name: 'Get a free API key' }).click()]);
-    const key = (await page.locator('#api-key').textContent())?.trim() ?? '';
-    expect(key).toMatch(/^nd_/);
-    const api = await page.goto(`${origin}/api/v1/my-ip?api_key=${encodeURIComponent(key)}`);
-    expect(api?.status()).toBe(200);
-    expect(await api?.json()).toEqual({ ok: true, data: { ip: PUBLIC, version: 'IPv4' }, meta: { tool: 'my-ip', version: 'v1' } });
-    expect(elsewhere).toEqual([]);
-    await context.close();
-  });
-
-  it('opens GraphiQL with the example operation that composes several checks', async () => {
-    const { context, elsewhere } = await loopbackContext();
-    const page = await context.newPage();
-    const introspection = page.waitForResponse((r) => r.url() === `${origin}/graphql` && r.request().method() === 'POST');
-    const response = await page.goto(`${origin}/graphql`);
-    expect(response?.status()).toBe(200);
-    await page.locator('.graphiql-container').first().waitFor();
-    // the editor (Monaco) renders the default operation's lines
-    const editor = page.locator('.graphiql-query-editor .view-lines');
-    const editorText = async () => (await editor.innerText()).replace(/\u00a0/g, ' '); // Monaco renders spaces as NBSP
-    await expect.poll(editorText, { timeout: 10_000 }).toContain('query DomainOverview');
-    const text = await editorText();
-    for (const check of ['myIp', 'dnsLookup(domain: $domain)', 'mxLookup(domain: $domain)', 'ipInfo(target: $domain)']) {
-      expect(text).toContain(check);
+    /** A fresh profile whose requests may only go to the app (data: and blob: URLs stay inside the page). */
+    async function loopbackContext(
+      options: BrowserContextOptions = {},
+    ): Promise<{ context: BrowserContext; elsewhere: string[] }> {
+      const context = await browser.newContext(options);
+      const elsewhere: string[] = [];
+      await context.route(
+        (url) => url.origin !== origin && (url.protocol === 'http:' || url.protocol === 'https:'),
+        (route) => {
+          elsewhere.push(route.request().url());
+          return route.abort('blockedbyclient');
+        },
+      );
+      return { context, elsewhere };
     }
-    // it loaded the schema from this service (introspection needs no key)
-    expect((await introspection).status()).toBe(200);
-    expect(elsewhere).toEqual([]);
-    await context.close();
-  });
-});
+
+    it('records and aborts a request that would leave the app (the guard the other tests rely on)', async () => {
+      const { context, elsewhere } = await loopbackContext();
+      const page = await context.newPage();
+      await page.goto(`${origin}/healthz`);
+      // A reserved name (RFC 6761 .invalid): even unguarded it resolves nowhere.
+      const failed = page.waitForEvent('requestfailed');
+      await page.evaluate(() => {
+        const img = document.createElement('img');
+        img.src = 'http://netdiag-guard.invalid/probe.png';
+        document.body.append(img);
+      });
+      expect((await failed).url()).toBe('http://netdiag-guard.invalid/probe.png');
+      expect(elsewhere).toEqual(['http://netdiag-guard.invalid/probe.png']);
+      await context.close();
+    });
+
+    it('loads the page, submits the form, reads the key, and calls the API with it', async () => {
+      const { context, elsewhere } = await loopbackContext();
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()); // e.g. a CSP refusal of the style sheet
+      });
+      page.on('pageerror', (e) => problems.push(e.message));
+
+      const response = await page.goto(`${origin}/`);
+      expect(response?.status()).toBe(200);
+      await expect(page.title()).resolves.toBe('netdiag — network diagnostics API');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('netdiag');
+      expect(await page.getByRole('main').count()).toBe(1);
+      expect(await page.getByRole('navigation', { name: 'On this page' }).count()).toBe(1);
+      // one header row plus one row per REST route
+      expect(await page.getByRole('table').getByRole('row').count()).toBe(restRoutes.size + 1);
+      expect(await page.getByRole('rowheader', { name: 'GET /api/v1/my-ip' }).count()).toBe(1);
+      expect(await page.getByRole('link', { name: 'GraphiQL' }).first().getAttribute('href')).toBe('/graphql');
+      // the style sheet was applied under the page's CSP (its hash matched)
+      expect(await page.evaluate(() => getComputedStyle(document.body).color)).toBe('rgb(27, 27, 27)');
+
+      await Promise.all([
+        page.waitForURL(`${origin}/keys`),
+        page.getByRole('button', { name: 'Get a free API key' }).click(),
+      ]);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your API key');
+      const key = (await page.locator('#api-key').textContent())?.trim() ?? '';
+      expect(key).toMatch(/^nd_[\w-]{46}$/);
+      expect(await page.locator('main').textContent()).toContain('300 credits per rolling 24 hours');
+
+      // The key in a header, from a browser fetch. Not from this page: its CSP (default-src 'none') allows
+      // no fetch at all. A same-origin document without that policy, /healthz, serves as the client.
+      await page.goto(`${origin}/healthz`);
+      const api = await page.evaluate(
+        async ({ key, forwarded }) => {
+          const res = await fetch('/api/v1/my-ip', { headers: { 'x-api-key': key, 'x-forwarded-for': forwarded } });
+          return { status: res.status, body: await res.json(), remaining: res.headers.get('ratelimit-remaining') };
+        },
+        { key, forwarded: PUBLIC },
+      );
+      expect(api).toEqual({
+        status: 200,
+        body: { ok: true, data: { ip: PUBLIC, version: 'IPv4' }, meta: { tool: 'my-ip', version: 'v1' } },
+        remaining: '299',
+      });
+
+      expect(problems).toEqual([]);
+      expect(elsewhere).toEqual([]);
+      await context.close();
+    });
+
+    it('works with JavaScript turned off, the key then used as a query parameter', async () => {
+      const { context, elsewhere } = await loopbackContext({
+        javaScriptEnabled: false,
+        extraHTTPHeaders: { 'x-forwarded-for': PUBLIC },
+      });
+      const page = await context.newPage();
+      await page.goto(`${origin}/`);
+      await Promise.all([
+        page.waitForURL(`${origin}/keys`),
+        page.getByRole('button', { name: 'Get a free API key' }).click(),
+      ]);
+      const key = (await page.locator('#api-key').textContent())?.trim() ?? '';
+      expect(key).toMatch(/^nd_/);
+      const api = await page.goto(`${origin}/api/v1/my-ip?api_key=${encodeURIComponent(key)}`);
+      expect(api?.status()).toBe(200);
+      expect(await api?.json()).toEqual({
+        ok: true,
+        data: { ip: PUBLIC, version: 'IPv4' },
+        meta: { tool: 'my-ip', version: 'v1' },
+      });
+      expect(elsewhere).toEqual([]);
+      await context.close();
+    });
+
+    it('opens GraphiQL with the example operation that composes several checks', async () => {
+      const { context, elsewhere } = await loopbackContext();
+      const page = await context.newPage();
+      const introspection = page.waitForResponse(
+        (r) => r.url() === `${origin}/graphql` && r.request().method() === 'POST',
+      );
+      const response = await page.goto(`${origin}/graphql`);
+      expect(response?.status()).toBe(200);
+      await page.locator('.graphiql-container').first().waitFor();
+      // the editor (Monaco) renders the default operation's lines
+      const editor = page.locator('.graphiql-query-editor .view-lines');
+      const editorText = async () => (await editor.innerText()).replace(/\u00a0/g, ' '); // Monaco renders spaces as NBSP
+      await expect.poll(editorText, { timeout: 10_000 }).toContain('query Overview');
+      const text = await editorText();
+      for (const check of ['ipInfo(target: "8.8.8.8")', 'asnLookup(target:', 'dnsLookup(domain: $domain)']) {
+        expect(text).toContain(check);
+      }
+      // it loaded the schema from this service (introspection needs no key, and GraphiQL's own
+      // introspection query fits the operation limits: graphql.maxDepth, one __schema root)
+      expect((await introspection).status()).toBe(200);
+      expect(JSON.stringify(await (await introspection).json())).toContain('"queryType"');
+      expect(elsewhere).toEqual([]);
+      await context.close();
+    });
+
+    it('renders the API reference at /docs from this service alone, every REST endpoint listed', async () => {
+      const { context, elsewhere } = await loopbackContext();
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const response = await page.goto(`${origin}/docs`);
+      expect(response?.status()).toBe(200);
+      // Swagger UI renders one block per operation once it has read /api/v1/openapi.json
+      const operations = page.locator('.opblock-summary-path');
+      await expect.poll(() => operations.count(), { timeout: 15_000 }).toBe(restRoutes.size);
+      const paths = await operations.allInnerTexts();
+      expect(paths.map((p) => p.replace(/\u200b/g, ''))).toContain('/api/v1/ip-info');
+      expect(errors).toEqual([]);
+      expect(elsewhere).toEqual([]);
+      await context.close();
+    });
+  },
+);

@@ -220,7 +220,11 @@ const expected: Record<string, RegistryFacts> = {
 };
 
 describe.skipIf(!dir)('RDAP corpus (shared fixtures)', () => {
-  const files = dir ? readdirSync(dir).filter((f) => f.startsWith('rdap__') && f.endsWith('.json')).sort() : [];
+  const files = dir
+    ? readdirSync(dir)
+        .filter((f) => f.startsWith('rdap__') && f.endsWith('.json'))
+        .sort()
+    : [];
 
   it('has an expectation for every answer in the corpus', () => {
     expect(files).toEqual(Object.keys(expected).sort());

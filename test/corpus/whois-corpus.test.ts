@@ -70,7 +70,10 @@ function answerFiles(dir: string): string[] {
 
 /** `<tld>__<domain>[@source].txt` → the queried domain, or undefined for "unknown". */
 function queriedDomainOf(file: string): string | undefined {
-  const domain = file.replace(/\.txt$/, '').split('__')[1]?.split('@')[0];
+  const domain = file
+    .replace(/\.txt$/, '')
+    .split('__')[1]
+    ?.split('@')[0];
   return domain === undefined || domain === 'unknown' ? undefined : domain;
 }
 

@@ -10,6 +10,7 @@ const NOWHERE = '127.0.0.1:9';
 import { createServices, type ServiceOverrides } from '../../src/create-services.js';
 import type { Logger } from '../../src/log.js';
 import type { Services } from '../../src/services.js';
+import { recordExample } from './example-recorder.js';
 
 export const TEST_KEY = 'test-key-0123456789';
 
@@ -18,11 +19,17 @@ export interface TestApp {
   services: Services;
   logs: Array<Record<string, unknown>>;
   /** GET a path with the test key in the header (unless `key: null`) */
-  get(path: string, init?: { key?: string | null; headers?: Record<string, string>; peer?: string | null; method?: string }): Promise<Response>;
+  get(
+    path: string,
+    init?: { key?: string | null; headers?: Record<string, string>; peer?: string | null; method?: string },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
-export async function createTestApp(config: Record<string, any> = {}, overrides: ServiceOverrides = {}): Promise<TestApp> {
+export async function createTestApp(
+  config: Record<string, any> = {},
+  overrides: ServiceOverrides = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'netdiag-test-'));
   const merged = {
     ...config,
@@ -44,6 +51,7 @@ export async function createTestApp(config: Record<string, any> = {}, overrides:
   const logs: Array<Record<string, unknown>> = [];
   const logger: Logger = {
     info: (event, fields) => logs.push({ level: 'info', event, ...fields }),
+    warn: (event, fields) => logs.push({ level: 'warn', event, ...fields }),
     error: (event, fields) => logs.push({ level: 'error', event, ...fields }),
   };
   const services = await createServices(buildConfig(merged), logger, overrides);
@@ -52,13 +60,18 @@ export async function createTestApp(config: Record<string, any> = {}, overrides:
     app,
     services,
     logs,
-    get(path, init = {}) {
+    async get(path, init = {}) {
       const headers = new Headers(init.headers);
       const key = init.key === undefined ? TEST_KEY : init.key;
       if (key !== null) headers.set('x-api-key', key);
-      return app.fetch(new Request(`http://netdiag.test${path}`, { method: init.method ?? 'GET', headers }), {
-        peerAddress: init.peer === undefined ? '127.0.0.1' : init.peer,
-      });
+      const response = await app.fetch(
+        new Request(`http://netdiag.test${path}`, { method: init.method ?? 'GET', headers }),
+        {
+          peerAddress: init.peer === undefined ? '127.0.0.1' : init.peer,
+        },
+      );
+      await recordExample(path, init.method ?? 'GET', response);
+      return response;
     },
     close: () => services.close(),
   };
@@ -71,7 +84,11 @@ export async function graphql(
   variables: Record<string, unknown> = {},
   init: { key?: string | null; peer?: string | null; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; body: any; headers: Headers }> {
-  const headers = new Headers({ 'content-type': 'application/json', accept: 'application/graphql-response+json', ...init.headers });
+  const headers = new Headers({
+    'content-type': 'application/json',
+    accept: 'application/graphql-response+json',
+    ...init.headers,
+  });
   const key = init.key === undefined ? TEST_KEY : init.key;
   if (key !== null) headers.set('x-api-key', key);
   const res = await t.app.fetch(

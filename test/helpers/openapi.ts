@@ -24,6 +24,7 @@ export function openApiMismatches(tool: string, status: number, body: unknown): 
   if (!response) return [`no documented response ${status} for ${tool}`];
   const schemaOf = response.content['application/json'].schema;
   const resolved = schemaOf.$ref ? doc.components.schemas[schemaOf.$ref.split('/').pop()] : schemaOf;
-  const validate = ajv.compile(resolved);
+  // named schemas are referenced as #/components/schemas/<name>: resolve them against the document's components
+  const validate = ajv.compile({ ...resolved, components: doc.components });
   return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }

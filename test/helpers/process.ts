@@ -1,6 +1,9 @@
 /**
- * Starts the real entry point as `npm start` runs it (tsx, real ESM, a real socket) with a config
- * file written to a temp dir; resolves `listening` with the address from the "listening" log line.
+ * Starts the real entry point as `npm start` runs it (scripts/start.mjs: the compiled dist/main.js under
+ * plain node — this node, so a run on Node 24 starts the service on Node 24 — and a real socket) with a
+ * config file written to a temp dir; resolves `listening` with the address from the "listening" log line
+ * once the "ready" line says the app serves.
+ * dist/ is built (when stale) once before the suite, by test/global-setup.ts.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -8,13 +11,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
-const tsx = join(root, 'node_modules/.bin/tsx');
 
 export function startService(config: object | string) {
   const dir = mkdtempSync(join(tmpdir(), 'nd-main-'));
   const file = join(dir, 'config.json');
   writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config));
-  const child = spawn(tsx, ['src/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
     env: { PATH: process.env.PATH, NETDIAG_CONFIG: file, NETDIAG_DATA_DIR: join(dir, 'data') },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -24,10 +26,12 @@ export function startService(config: object | string) {
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  // the port opens before the app is loaded (main.ts): resolve once the "ready" line follows "listening"
   const listening = new Promise<string>((resolveAddress, reject) => {
     const timer = setInterval(() => {
-      const line = out.split('\n').find((l) => l.includes('"listening"'));
-      if (line) {
+      const lines = out.split('\n');
+      const line = lines.find((l) => l.includes('"listening"'));
+      if (line && lines.some((l) => l.includes('"event":"ready"'))) {
         clearInterval(timer);
         resolveAddress(JSON.parse(line).address);
       }

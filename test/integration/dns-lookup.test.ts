@@ -62,12 +62,23 @@ describe('dns-lookup', () => {
         TXT: ['v=spf1 -all'],
         CNAME: [],
         NS: ['ns1.example.test'],
-        SOA: [{ nsname: 'ns1.example.test', hostmaster: 'hostmaster.example.test', serial: 2026112201, refresh: 3600, retry: 600, expire: 86400, minttl: 300 }],
+        SOA: [
+          {
+            nsname: 'ns1.example.test',
+            hostmaster: 'hostmaster.example.test',
+            serial: 2026112201,
+            refresh: 3600,
+            retry: 600,
+            expire: 86400,
+            minttl: 300,
+          },
+        ],
       },
       resolver: { name: 'system', ip: '127.0.0.1', requested: null, note: null },
       errors: [],
     });
-    for (const type of ['A', 'AAAA', 'MX', 'TXT', 'CNAME', 'NS', 'SOA']) expect(lab.countQueries('example.test', type)).toBe(1);
+    for (const type of ['A', 'AAAA', 'MX', 'TXT', 'CNAME', 'NS', 'SOA'])
+      expect(lab.countQueries('example.test', type)).toBe(1);
   });
 
   it('reports NXDOMAIN as a result with empty lists', async () => {
@@ -91,7 +102,9 @@ describe('dns-lookup', () => {
     const body = await (await t.get('/api/v1/dns-lookup?domain=broken.test')).json();
     expect(body.ok).toBe(true);
     expect(body.data.records.A).toEqual(['192.0.2.40']);
-    expect(body.data.errors).toEqual([{ type: 'TXT', code: 'UPSTREAM_FAILED', message: expect.stringMatching(/SERVFAIL/) }]);
+    expect(body.data.errors).toEqual([
+      { type: 'TXT', code: 'UPSTREAM_FAILED', message: expect.stringMatching(/SERVFAIL/) },
+    ]);
   });
 
   it('is a 504 when no type answers in time, and a 502 on SERVFAIL everywhere', async () => {
@@ -150,7 +163,10 @@ describe('mx-lookup', () => {
 
 describe('sharing within one request', () => {
   it('asks each distinct question once when GraphQL composes checks', async () => {
-    const res = await graphql(t, `{ a: dnsLookup(domain: "example.test") { records { MX { exchange } } } b: mxLookup(domain: "example.test") { hosts { ip } } c: mxLookup(domain: "example.test") { hosts { ip } } }`);
+    const res = await graphql(
+      t,
+      `{ a: dnsLookup(domain: "example.test") { records { MX { exchange } } } b: mxLookup(domain: "example.test") { hosts { ip } } c: mxLookup(domain: "example.test") { hosts { ip } } }`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(lab.countQueries('example.test', 'MX')).toBeLessThanOrEqual(1);

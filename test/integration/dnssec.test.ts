@@ -15,7 +15,9 @@ const META = { tool: 'dnssec-test', version: 'v1' };
 const TIMEOUT_MS = 1000;
 const missing = missingDnssecPrograms();
 if (missing.length > 0) {
-  console.warn(`dnssec-test against unbound SKIPPED: ${missing.join(', ')} not installed (Debian packages unbound, ldnsutils)`);
+  console.warn(
+    `dnssec-test against unbound SKIPPED: ${missing.join(', ')} not installed (Debian packages unbound, ldnsutils)`,
+  );
 }
 const realSuiteName =
   missing.length > 0
@@ -62,7 +64,13 @@ describe.skipIf(missing.length > 0)(realSuiteName, () => {
 
   it('enabled for a name inside a signed zone that has no keys of its own', async () => {
     const body = await check('www.secure.lab');
-    expect(body.data).toMatchObject({ status: 'enabled', validated: true, keyCount: 0, dsPresent: false, authenticated: true });
+    expect(body.data).toMatchObject({
+      status: 'enabled',
+      validated: true,
+      keyCount: 0,
+      dsPresent: false,
+      authenticated: true,
+    });
   });
 
   it('insecure: a signed zone without a DS record at the parent', async () => {
@@ -118,7 +126,9 @@ describe.skipIf(missing.length > 0)(realSuiteName, () => {
       '{ a: dnssecTest(domain: "secure.lab") { status validated } b: dnssecTest(domain: "plain.lab") { status } c: dnssecTest(domain: "expired.lab") { status } }',
     );
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { a: { status: 'enabled', validated: true }, b: { status: 'disabled' }, c: { status: 'bogus' } } });
+    expect(res.body).toEqual({
+      data: { a: { status: 'enabled', validated: true }, b: { status: 'disabled' }, c: { status: 'bogus' } },
+    });
   });
 });
 
@@ -130,7 +140,12 @@ describe('dnssec-test against a stand-in resolver', () => {
     resolver = await startDnsLab({
       authoritative: false,
       records: [
-        rr.dnskey('signed.test', 257, 13, '4++DrRquKGRre7CMqk8OntfBAG5I27tuETc8v9SxyPWerzZ0GxyTctF4JLpbdVbF8e0rkFs4gR+rjwZa6MPXrQ=='),
+        rr.dnskey(
+          'signed.test',
+          257,
+          13,
+          '4++DrRquKGRre7CMqk8OntfBAG5I27tuETc8v9SxyPWerzZ0GxyTctF4JLpbdVbF8e0rkFs4gR+rjwZa6MPXrQ==',
+        ),
         rr.ds('signed.test', 58396, 13, 2, 'f82861831fdf73dc41a22e1f3833486a6cdf5c64e73379921a46f6221fbe3cf3'),
         rr.a('unsigned.test', '192.0.2.1'),
       ],
@@ -149,7 +164,10 @@ describe('dnssec-test against a stand-in resolver', () => {
   });
 
   it('asks DNSKEY with DO, DNSKEY with DO and CD, and DS with DO and CD — each once', async () => {
-    const res = await graphql(t, '{ a: dnssecTest(domain: "signed.test") { status } b: dnssecTest(domain: "signed.test") { keyCount } }');
+    const res = await graphql(
+      t,
+      '{ a: dnssecTest(domain: "signed.test") { status } b: dnssecTest(domain: "signed.test") { keyCount } }',
+    );
     expect(res.body.data).toEqual({ a: { status: 'insecure' }, b: { keyCount: 1 } });
     const seen = resolver.queries.map((q) => `${q.type} do=${q.do} cd=${q.cd}`).sort();
     expect(seen).toEqual(['DNSKEY do=true cd=false', 'DNSKEY do=true cd=true', 'DS do=true cd=true']);
@@ -157,7 +175,12 @@ describe('dnssec-test against a stand-in resolver', () => {
 
   it('reads a resolver that does not validate (no AD) as insecure for a signed zone, and says why', async () => {
     const body = await (await t.get('/api/v1/dnssec-test?domain=signed.test')).json();
-    expect(body.data).toMatchObject({ status: 'insecure', dsPresent: true, authenticated: false, reason: expect.stringMatching(/did not authenticate/) });
+    expect(body.data).toMatchObject({
+      status: 'insecure',
+      dsPresent: true,
+      authenticated: false,
+      reason: expect.stringMatching(/did not authenticate/),
+    });
     resolver.flags.ad = true;
     const other = await (await t.get('/api/v1/dnssec-test?domain=unsigned.test')).json();
     expect(other.data).toMatchObject({ status: 'enabled', authenticated: true, keyCount: 0 });
@@ -173,9 +196,17 @@ describe('dnssec-test against a stand-in resolver', () => {
     const res = await t.get('/api/v1/dnssec-test?domain=broken.test');
     expect(res.status).toBe(502);
     const body = await res.json();
-    expect(body).toEqual({ ok: false, error: expect.stringMatching(/SERVFAIL with and without checking disabled/), meta: META });
+    expect(body).toEqual({
+      ok: false,
+      error: expect.stringMatching(/SERVFAIL with and without checking disabled/),
+      meta: META,
+    });
     const gql = await graphql(t, '{ dnssecTest(domain: "broken.test") { status } }');
-    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'UPSTREAM_FAILED', kind: 'SERVFAIL', upstream: `127.0.0.1:${resolver.port}` });
+    expect(gql.body.errors[0].extensions).toMatchObject({
+      code: 'UPSTREAM_FAILED',
+      kind: 'SERVFAIL',
+      upstream: `127.0.0.1:${resolver.port}`,
+    });
   });
 
   it('is a 504 when the resolver does not answer, and a 502 when only the DS question fails', async () => {

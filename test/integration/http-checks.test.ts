@@ -6,7 +6,13 @@ import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, graphql, type TestApp } from '../helpers/app.js';
 import { rr, startDnsLab, type DnsLab } from '../lab/dns-server.js';
-import { HUGE_BODY_BYTES, SECURITY_HEADER_VALUES, labCertificates, startHttpLab, type HttpLab } from '../lab/http-server.js';
+import {
+  HUGE_BODY_BYTES,
+  SECURITY_HEADER_VALUES,
+  labCertificates,
+  startHttpLab,
+  type HttpLab,
+} from '../lab/http-server.js';
 
 const SITE = 'site.lab.test';
 /** resolves to 127.0.0.2: admitted by `t`, refused by `narrow` (which allows 127.0.0.1/32 only) */
@@ -70,7 +76,12 @@ async function appWith(allow: string[] | null): Promise<TestApp> {
 beforeAll(async () => {
   dns = await startDnsLab({
     authoritative: false,
-    records: [rr.a(SITE, '127.0.0.1'), rr.a('www.lab.test', '127.0.0.1'), rr.a(EVIL, '127.0.0.2'), rr.txt('noaddr.lab.test', 'no address')],
+    records: [
+      rr.a(SITE, '127.0.0.1'),
+      rr.a('www.lab.test', '127.0.0.1'),
+      rr.a(EVIL, '127.0.0.2'),
+      rr.txt('noaddr.lab.test', 'no address'),
+    ],
   });
   const certs = await labCertificates();
   lab = await startHttpLab({
@@ -81,13 +92,20 @@ beforeAll(async () => {
         headers: { 'content-type': 'text/html; charset=iso-8859-1' },
         body: Buffer.concat([Buffer.from('<title>Z'), Buffer.from([0xfc]), Buffer.from('rich</title>')]),
       },
-      '/bad-charset': { headers: { 'content-type': 'text/html; charset=no-such-charset' }, body: '<title>Ünïcode</title>' },
+      '/bad-charset': {
+        headers: { 'content-type': 'text/html; charset=no-such-charset' },
+        body: '<title>Ünïcode</title>',
+      },
       '/long': { headers: { 'content-type': 'text/html' }, body: LONG_BODY },
       '/json': { headers: { 'content-type': 'application/json' }, body: '{"title":"no"}' },
       '/many-headers': {
         status: 404,
         reason: 'Nowhere',
-        headers: { 'content-type': 'text/plain', 'x-multi': ['one', 'two'], 'set-cookie': ['a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT', 'b=2'] },
+        headers: {
+          'content-type': 'text/plain',
+          'x-multi': ['one', 'two'],
+          'set-cookie': ['a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT', 'b=2'],
+        },
         body: 'gone',
       },
       '/to-mailto': { status: 302, headers: { location: 'mailto:someone@lab.test' } },
@@ -201,7 +219,13 @@ describe('http-headers', () => {
     const target = tlsLab.url('/ok', 'www.lab.test');
     const url = lab.url(`/redirect?status=308&to=${encodeURIComponent(target)}`, SITE);
     const body = await json(await get(t, 'http-headers', url));
-    expect(body.data).toMatchObject({ requestedUrl: url, finalUrl: target, redirectChain: [url], statusCode: 200, httpVersion: '2' });
+    expect(body.data).toMatchObject({
+      requestedUrl: url,
+      finalUrl: target,
+      redirectChain: [url],
+      statusCode: 200,
+      httpVersion: '2',
+    });
     expect(dns.countQueries('www.lab.test', 'A')).toBe(1);
   });
 
@@ -236,8 +260,14 @@ describe('http-headers', () => {
       error: `redirect loop: ${lab.url('/loop/a', SITE)} → ${lab.url('/loop/b', SITE)} → ${lab.url('/loop/a', SITE)}`,
       meta: { tool: 'http-headers', version: 'v1' },
     });
-    const gql = await graphql(t, 'query ($url: String!) { httpHeaders(url: $url) { statusCode } }', { url: lab.url('/loop/a', SITE) });
-    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'UPSTREAM_FAILED', kind: 'HTTP_STATUS', upstream: `${SITE}:${lab.port}` });
+    const gql = await graphql(t, 'query ($url: String!) { httpHeaders(url: $url) { statusCode } }', {
+      url: lab.url('/loop/a', SITE),
+    });
+    expect(gql.body.errors[0].extensions).toMatchObject({
+      code: 'UPSTREAM_FAILED',
+      kind: 'HTTP_STATUS',
+      upstream: `${SITE}:${lab.port}`,
+    });
   });
 
   it('refuses a redirect to a refused address without connecting to it', async () => {
@@ -251,7 +281,9 @@ describe('http-headers', () => {
     }
     expect(evilLab.connectionCount()).toBe(before);
     // the same redirect where 127.0.0.2 is admitted reaches the lab
-    const admitted = await json(await get(t, 'http-headers', lab.url(`/redirect?to=${encodeURIComponent(evilLab.url('/ok', EVIL))}`, SITE)));
+    const admitted = await json(
+      await get(t, 'http-headers', lab.url(`/redirect?to=${encodeURIComponent(evilLab.url('/ok', EVIL))}`, SITE)),
+    );
     expect(admitted.data.finalUrl).toBe(evilLab.url('/ok', EVIL));
     expect(evilLab.connectionCount()).toBe(before + 1);
   });
@@ -267,9 +299,15 @@ describe('http-headers', () => {
     for (const [url, message] of cases) {
       const res = await get(refusing, 'http-headers', url);
       expect(res.status, url).toBe(400);
-      expect(await json(res), url).toEqual({ ok: false, error: expect.stringMatching(message), meta: { tool: 'http-headers', version: 'v1' } });
+      expect(await json(res), url).toEqual({
+        ok: false,
+        error: expect.stringMatching(message),
+        meta: { tool: 'http-headers', version: 'v1' },
+      });
     }
-    const gql = await graphql(refusing, 'query ($url: String!) { httpHeaders(url: $url) { statusCode } }', { url: lab.url('/ok', SITE) });
+    const gql = await graphql(refusing, 'query ($url: String!) { httpHeaders(url: $url) { statusCode } }', {
+      url: lab.url('/ok', SITE),
+    });
     expect(gql.body.errors[0].extensions).toMatchObject({ code: 'TARGET_REFUSED' });
     expect(lab.connectionCount()).toBe(before);
   });
@@ -279,9 +317,15 @@ describe('http-headers', () => {
       ['/api/v1/http-headers', /^url: missing required parameter$/],
       ['/api/v1/http-headers?url=example.com', /^url: .*not a valid absolute URL/],
       ['/api/v1/http-headers?url=ftp%3A%2F%2Fexample.com%2F', /^url: scheme "ftp" is not supported/],
-      ['/api/v1/http-headers?url=http%3A%2F%2Fu%3Ap%40example.com%2F', /^url: must not contain a user name or password/],
+      [
+        '/api/v1/http-headers?url=http%3A%2F%2Fu%3Ap%40example.com%2F',
+        /^url: must not contain a user name or password/,
+      ],
       ['/api/v1/http-headers?url=a&url=b', /^url: the parameter is repeated/],
-      [`/api/v1/http-headers?url=${encodeURIComponent('http://noaddr.lab.test/')}`, /^url: noaddr\.lab\.test has no A or AAAA record/],
+      [
+        `/api/v1/http-headers?url=${encodeURIComponent('http://noaddr.lab.test/')}`,
+        /^url: noaddr\.lab\.test has no A or AAAA record/,
+      ],
     ];
     for (const [path, message] of cases) {
       const res = await t.get(path);
@@ -294,8 +338,14 @@ describe('http-headers', () => {
     const port = await unusedPort();
     const res = await get(t, 'http-headers', `http://${SITE}:${port}/`);
     expect(res.status).toBe(502);
-    const gql = await graphql(t, 'query ($url: String!) { httpHeaders(url: $url) { statusCode } }', { url: `http://${SITE}:${port}/` });
-    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'UPSTREAM_FAILED', kind: 'REFUSED', upstream: `${SITE}:${port}` });
+    const gql = await graphql(t, 'query ($url: String!) { httpHeaders(url: $url) { statusCode } }', {
+      url: `http://${SITE}:${port}/`,
+    });
+    expect(gql.body.errors[0].extensions).toMatchObject({
+      code: 'UPSTREAM_FAILED',
+      kind: 'REFUSED',
+      upstream: `${SITE}:${port}`,
+    });
   });
 
   it('is a 504 within the bound when the server never answers', async () => {
@@ -339,7 +389,13 @@ describe('open-graph-checker', () => {
         type: 'article',
         site_name: 'Lab Blog',
       },
-      twitter: { card: 'summary_large_image', title: null, description: null, image: 'https://cdn.lab.test/t.png', site: '@lab' },
+      twitter: {
+        card: 'summary_large_image',
+        title: null,
+        description: null,
+        image: 'https://cdn.lab.test/t.png',
+        site: '@lab',
+      },
       bodyCapped: false,
     });
   });
@@ -393,10 +449,16 @@ describe('open-graph-checker', () => {
     const before = lab.connectionCount();
     const refused = await get(refusing, 'open-graph-checker', lab.url('/blog/post', SITE));
     expect(refused.status).toBe(400);
-    expect((await json(refused)).error).toMatch(/loopback address; checks of private or internal addresses are refused/);
+    expect((await json(refused)).error).toMatch(
+      /loopback address; checks of private or internal addresses are refused/,
+    );
     expect(lab.connectionCount()).toBe(before);
     const evilBefore = evilLab.connectionCount();
-    const redirected = await get(narrow, 'open-graph-checker', lab.url(`/redirect?to=${encodeURIComponent(evilLab.url('/ok', EVIL))}`, SITE));
+    const redirected = await get(
+      narrow,
+      'open-graph-checker',
+      lab.url(`/redirect?to=${encodeURIComponent(evilLab.url('/ok', EVIL))}`, SITE),
+    );
     expect(redirected.status).toBe(400);
     expect(evilLab.connectionCount()).toBe(evilBefore);
   });

@@ -10,7 +10,11 @@ let t: TestApp;
 beforeAll(async () => {
   lab = await startDnsLab({
     authoritative: false,
-    records: [rr.a('dns.example.test', '8.8.8.8'), rr.a('inside.example.test', '10.0.0.5'), rr.aaaa('v6only.example.test', '2001:4860::1')],
+    records: [
+      rr.a('dns.example.test', '8.8.8.8'),
+      rr.a('inside.example.test', '10.0.0.5'),
+      rr.aaaa('v6only.example.test', '2001:4860::1'),
+    ],
   });
   t = await createTestApp({ dns: { system: [`127.0.0.1:${lab.port}`] }, server: { trustedProxies: ['127.0.0.1/32'] } });
 });
@@ -77,7 +81,10 @@ describe('live source (IPinfo Lite, a loopback fake)', () => {
   let live: TestApp;
   beforeAll(async () => {
     fake = await startFakeIpinfo();
-    live = await createTestApp({ ipInfo: { source: 'ipinfo', baseUrl: fake.url, token: 'tok123' }, dns: { system: [`127.0.0.1:${lab.port}`] } });
+    live = await createTestApp({
+      ipInfo: { source: 'ipinfo', baseUrl: fake.url, token: 'tok123' },
+      dns: { system: [`127.0.0.1:${lab.port}`] },
+    });
   });
   afterAll(async () => {
     await live.close();
@@ -85,7 +92,10 @@ describe('live source (IPinfo Lite, a loopback fake)', () => {
   });
 
   it('uses the live answer with asDomain, and caches it', async () => {
-    fake.reply('1.1.1.1', { kind: 'json', record: liteRecord('1.1.1.1', { asn: 'AS13335', as_name: 'Cloudflare, Inc.', as_domain: 'cloudflare.com' }) });
+    fake.reply('1.1.1.1', {
+      kind: 'json',
+      record: liteRecord('1.1.1.1', { asn: 'AS13335', as_name: 'Cloudflare, Inc.', as_domain: 'cloudflare.com' }),
+    });
     const body = await (await live.get('/api/v1/ip-info?target=1.1.1.1')).json();
     expect(body.data).toMatchObject({ source: 'live', asn: 'AS13335', asDomain: 'cloudflare.com', liveError: null });
     await live.get('/api/v1/ip-info?target=1.1.1.1');

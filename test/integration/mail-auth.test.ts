@@ -4,7 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rr, startDnsLab, type DnsLab } from '../lab/dns-server.js';
 import { createTestApp, graphql, type TestApp } from '../helpers/app.js';
 
-const RSA_2048 = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+const RSA_2048 = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .publicKey.export({ type: 'spki', format: 'der' })
+  .toString('base64');
 const meta = (tool: string) => ({ tool, version: 'v1' });
 
 let lab: DnsLab;
@@ -72,14 +74,79 @@ describe('spf-checker', () => {
       multiple: false,
       recordCount: 1,
       terms: [
-        { kind: 'mechanism', text: 'ip4:198.51.100.0/24', name: 'ip4', qualifier: '+', domainSpec: null, network: '198.51.100.0', ip4Prefix: 24, ip6Prefix: null, value: null, error: null },
-        { kind: 'mechanism', text: 'include:_spf.provider.test', name: 'include', qualifier: '+', domainSpec: '_spf.provider.test', network: null, ip4Prefix: null, ip6Prefix: null, value: null, error: null },
-        { kind: 'mechanism', text: 'a', name: 'a', qualifier: '+', domainSpec: null, network: null, ip4Prefix: null, ip6Prefix: null, value: null, error: null },
-        { kind: 'mechanism', text: 'mx', name: 'mx', qualifier: '+', domainSpec: null, network: null, ip4Prefix: null, ip6Prefix: null, value: null, error: null },
-        { kind: 'mechanism', text: '-all', name: 'all', qualifier: '-', domainSpec: null, network: null, ip4Prefix: null, ip6Prefix: null, value: null, error: null },
+        {
+          kind: 'mechanism',
+          text: 'ip4:198.51.100.0/24',
+          name: 'ip4',
+          qualifier: '+',
+          domainSpec: null,
+          network: '198.51.100.0',
+          ip4Prefix: 24,
+          ip6Prefix: null,
+          value: null,
+          error: null,
+        },
+        {
+          kind: 'mechanism',
+          text: 'include:_spf.provider.test',
+          name: 'include',
+          qualifier: '+',
+          domainSpec: '_spf.provider.test',
+          network: null,
+          ip4Prefix: null,
+          ip6Prefix: null,
+          value: null,
+          error: null,
+        },
+        {
+          kind: 'mechanism',
+          text: 'a',
+          name: 'a',
+          qualifier: '+',
+          domainSpec: null,
+          network: null,
+          ip4Prefix: null,
+          ip6Prefix: null,
+          value: null,
+          error: null,
+        },
+        {
+          kind: 'mechanism',
+          text: 'mx',
+          name: 'mx',
+          qualifier: '+',
+          domainSpec: null,
+          network: null,
+          ip4Prefix: null,
+          ip6Prefix: null,
+          value: null,
+          error: null,
+        },
+        {
+          kind: 'mechanism',
+          text: '-all',
+          name: 'all',
+          qualifier: '-',
+          domainSpec: null,
+          network: null,
+          ip4Prefix: null,
+          ip6Prefix: null,
+          value: null,
+          error: null,
+        },
       ],
       lookupTree: [
-        { parent: null, depth: 0, domain: 'spf.test', via: 'root', status: 'ok', record, lookups: 3, voidLookups: 0, notes: [] },
+        {
+          parent: null,
+          depth: 0,
+          domain: 'spf.test',
+          via: 'root',
+          status: 'ok',
+          record,
+          lookups: 3,
+          voidLookups: 0,
+          notes: [],
+        },
         {
           parent: 0,
           depth: 1,
@@ -110,7 +177,13 @@ describe('spf-checker', () => {
 
   it('flags several SPF records as multiple (a permerror) and still analyses the first', async () => {
     const { body } = await rest('/api/v1/spf-checker?domain=multi.test');
-    expect(body.data).toMatchObject({ found: true, multiple: true, recordCount: 2, record: 'v=spf1 -all', evaluation: 'permerror' });
+    expect(body.data).toMatchObject({
+      found: true,
+      multiple: true,
+      recordCount: 2,
+      record: 'v=spf1 -all',
+      evaluation: 'permerror',
+    });
     expect(body.data.errors[0]).toMatch(/2 SPF records/);
   });
 
@@ -120,7 +193,9 @@ describe('spf-checker', () => {
     expect(body.data).toMatchObject({ found: true, lookupCount: 11, evaluation: 'permerror', truncated: false });
     expect(body.data.mechanisms).toHaveLength(12);
     expect(body.data.lookupTree).toHaveLength(12);
-    expect(body.data.lookupTree.slice(1).every((n: { parent: number; depth: number }) => n.parent === 0 && n.depth === 1)).toBe(true);
+    expect(
+      body.data.lookupTree.slice(1).every((n: { parent: number; depth: number }) => n.parent === 0 && n.depth === 1),
+    ).toBe(true);
     expect(body.data.errors).toContainEqual(expect.stringMatching(/11 DNS-querying terms .* exceed the limit of 10/));
   });
 
@@ -134,19 +209,32 @@ describe('spf-checker', () => {
     for (const domain of ['nospf.test', 'nothing-here.test']) {
       const { status, body } = await rest(`/api/v1/spf-checker?domain=${domain}`);
       expect(status, domain).toBe(200);
-      expect(body.data, domain).toMatchObject({ found: false, record: '', mechanisms: [], multiple: false, lookupTree: [], evaluation: 'none' });
+      expect(body.data, domain).toMatchObject({
+        found: false,
+        record: '',
+        mechanisms: [],
+        multiple: false,
+        lookupTree: [],
+        evaluation: 'none',
+      });
     }
     lab.setBehaviour('down.test', { servfail: true });
     const { status, body } = await rest('/api/v1/spf-checker?domain=temp.test');
     expect(status).toBe(200);
-    expect(body.data).toMatchObject({ evaluation: 'temperror', temporaryErrors: [expect.stringMatching(/include:down\.test: .*SERVFAIL/)] });
+    expect(body.data).toMatchObject({
+      evaluation: 'temperror',
+      temporaryErrors: [expect.stringMatching(/include:down\.test: .*SERVFAIL/)],
+    });
     expect(body.data.lookupTree[1]).toMatchObject({ domain: 'down.test', status: 'temperror', parent: 0 });
   });
 
   it('is a 502 or 504 naming the resolver when the first question fails', async () => {
     lab.setBehaviour('sf.test', { servfail: true });
     const sf = await rest('/api/v1/spf-checker?domain=sf.test');
-    expect(sf).toEqual({ status: 502, body: { ok: false, error: expect.stringMatching(/SERVFAIL/), meta: meta('spf-checker') } });
+    expect(sf).toEqual({
+      status: 502,
+      body: { ok: false, error: expect.stringMatching(/SERVFAIL/), meta: meta('spf-checker') },
+    });
     lab.setBehaviour('dead.test', { drop: true });
     const dead = await rest('/api/v1/spf-checker?domain=dead.test');
     expect(dead.status).toBe(504);
@@ -188,9 +276,16 @@ describe('dmarc-checker', () => {
     });
   });
 
-  it('inherits the organisational domain\'s record, whose sp= then applies', async () => {
+  it("inherits the organisational domain's record, whose sp= then applies", async () => {
     const { body } = await rest('/api/v1/dmarc-checker?domain=sub.dm.test');
-    expect(body.data).toMatchObject({ domain: 'sub.dm.test', found: true, inherited: true, queriedName: '_dmarc.dm.test', orgDomain: 'dm.test', effectivePolicy: 'quarantine' });
+    expect(body.data).toMatchObject({
+      domain: 'sub.dm.test',
+      found: true,
+      inherited: true,
+      queriedName: '_dmarc.dm.test',
+      orgDomain: 'dm.test',
+      effectivePolicy: 'quarantine',
+    });
     expect(lab.countQueries('_dmarc.sub.dm.test', 'TXT')).toBe(1);
     expect(lab.countQueries('_dmarc.dm.test', 'TXT')).toBe(1);
   });
@@ -199,7 +294,11 @@ describe('dmarc-checker', () => {
     const none = await rest('/api/v1/dmarc-checker?domain=nodmarc.test');
     expect(none.body.data).toMatchObject({ found: false, record: '', tags: {}, inherited: false, policy: null });
     const two = await rest('/api/v1/dmarc-checker?domain=two.test');
-    expect(two.body.data).toMatchObject({ found: false, multiple: true, errors: [expect.stringMatching(/2 DMARC records/)] });
+    expect(two.body.data).toMatchObject({
+      found: false,
+      multiple: true,
+      errors: [expect.stringMatching(/2 DMARC records/)],
+    });
     lab.setBehaviour('_dmarc.broken.test', { servfail: true });
     const broken = await rest('/api/v1/dmarc-checker?domain=broken.test');
     expect(broken.status).toBe(502);
@@ -236,7 +335,12 @@ describe('dkim-checker', () => {
     const revoked = await rest('/api/v1/dkim-checker?domain=dk.test&selector=old');
     expect(revoked.body.data).toMatchObject({ found: true, hasPublicKey: false, revoked: true, keyType: 'rsa' });
     const dotted = await rest('/api/v1/dkim-checker?domain=dk.test&selector=mail.2024');
-    expect(dotted.body.data).toMatchObject({ found: true, keyType: 'ed25519', hasPublicKey: true, name: 'mail.2024._domainkey.dk.test' });
+    expect(dotted.body.data).toMatchObject({
+      found: true,
+      keyType: 'ed25519',
+      hasPublicKey: true,
+      name: 'mail.2024._domainkey.dk.test',
+    });
     const missing = await rest('/api/v1/dkim-checker?domain=dk.test&selector=nope');
     expect(missing.body.data).toMatchObject({ found: false, record: null, keyType: null, hasPublicKey: false });
   });
@@ -255,7 +359,10 @@ describe('dkim-checker', () => {
     ];
     for (const [query, message] of cases) {
       const res = await rest(`/api/v1/dkim-checker?${query}`);
-      expect(res, query).toEqual({ status: 400, body: { ok: false, error: expect.stringMatching(message), meta: meta('dkim-checker') } });
+      expect(res, query).toEqual({
+        status: 400,
+        body: { ok: false, error: expect.stringMatching(message), meta: meta('dkim-checker') },
+      });
     }
     expect(lab.queries).toHaveLength(0);
   });
@@ -284,7 +391,11 @@ describe('GraphQL', () => {
         ],
       },
       again: { found: true },
-      dmarc: { policy: 'reject', inherited: false, tags: { v: 'DMARC1', p: 'reject', sp: 'quarantine', pct: '100', rua: 'mailto:reports@dm.test' } },
+      dmarc: {
+        policy: 'reject',
+        inherited: false,
+        tags: { v: 'DMARC1', p: 'reject', sp: 'quarantine', pct: '100', rua: 'mailto:reports@dm.test' },
+      },
       dkim: { found: true, keyBits: 2048 },
     });
     expect(lab.countQueries('other.test', 'TXT')).toBe(1);
@@ -293,6 +404,9 @@ describe('GraphQL', () => {
 
   it('names the parameter of a bad selector in the error', async () => {
     const res = await graphql(t, '{ dkimChecker(domain: "dk.test", selector: "a b") { found } }');
-    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^selector: /), extensions: { code: 'BAD_INPUT' } });
+    expect(res.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^selector: /),
+      extensions: { code: 'BAD_INPUT' },
+    });
   });
 });

@@ -149,7 +149,12 @@ describe('mailhealth-check', () => {
             status: 'ok',
             summary: 'DKIM key found for s1 among the 2 selectors checked (default and s1).',
             error: null,
-            details: { selectorsFound: ['s1'], selectorsChecked: ['default', 's1'], providers: [], failedSelectors: [] },
+            details: {
+              selectorsFound: ['s1'],
+              selectorsChecked: ['default', 's1'],
+              providers: [],
+              failedSelectors: [],
+            },
           },
           {
             id: 'blacklist',
@@ -162,7 +167,13 @@ describe('mailhealth-check', () => {
               listedIps: 0,
               cleanIps: 2,
               results: [
-                { ip: '1.2.3.4', listed: false, listedOn: [], hosts: ['mx1.healthy.test', 'mx2.healthy.test'], failedLists: [] },
+                {
+                  ip: '1.2.3.4',
+                  listed: false,
+                  listedOn: [],
+                  hosts: ['mx1.healthy.test', 'mx2.healthy.test'],
+                  failedLists: [],
+                },
                 { ip: '1.2.3.5', listed: false, listedOn: [], hosts: ['mx2.healthy.test'], failedLists: [] },
               ],
               listCount: 2,
@@ -208,12 +219,20 @@ describe('mailhealth-check', () => {
       ['blacklist', 'critical'],
     ]);
     expect(checkOf(body, 'spf')).toMatchObject({
-      summary: 'The domain publishes 2 SPF records, so receivers treat SPF as an error (permerror, RFC 7208 §4.5), as if there were none; merge them into one record.',
-      details: { record: 'v=spf1 include:_spf.google.com ~all', recordCount: 2, mechanismCount: 2, evaluation: 'permerror' },
+      summary:
+        'The domain publishes 2 SPF records, so receivers treat SPF as an error (permerror, RFC 7208 §4.5), as if there were none; merge them into one record.',
+      details: {
+        record: 'v=spf1 include:_spf.google.com ~all',
+        recordCount: 2,
+        mechanismCount: 2,
+        evaluation: 'permerror',
+      },
     });
     expect(checkOf(body, 'dmarc')).toMatchObject({
-      summary: expect.stringMatching(/^No DMARC record, so receivers apply no policy .* publish one at _dmarc\.broken\.test/),
-      details: { record: '', policy: '', found: false, inherited: false, queriedName: '_dmarc.broken.test' },
+      summary: expect.stringMatching(
+        /^No DMARC record, so receivers apply no policy .* publish one at _dmarc\.broken\.test/,
+      ),
+      details: { record: '', policy: null, found: false, inherited: false, queriedName: '_dmarc.broken.test' },
     });
     expect(checkOf(body, 'dkim').details).toEqual({
       selectorsFound: ['google'],
@@ -222,7 +241,8 @@ describe('mailhealth-check', () => {
       failedSelectors: [],
     });
     expect(checkOf(body, 'blacklist')).toMatchObject({
-      summary: '1.2.3.9 (mx.broken.test) on Lab BL: receivers using that list reject or junk mail from it; find the cause (an open relay, a compromised account) and request delisting from each list.',
+      summary:
+        '1.2.3.9 (mx.broken.test) on Lab BL: receivers using that list reject or junk mail from it; find the cause (an open relay, a compromised account) and request delisting from each list.',
       details: {
         checkedIps: 1,
         listedIps: 1,
@@ -233,7 +253,9 @@ describe('mailhealth-check', () => {
     expect(body.data.verdict).toEqual({
       status: 'critical',
       headline: '2 critical problems (SPF record and Blacklists) and 1 warning (DMARC policy)',
-      summary: expect.stringMatching(/^SPF record: The domain publishes 2 SPF records.* Blacklists: 1\.2\.3\.9 .* DMARC policy: No DMARC record/),
+      summary: expect.stringMatching(
+        /^SPF record: The domain publishes 2 SPF records.* Blacklists: 1\.2\.3\.9 .* DMARC policy: No DMARC record/,
+      ),
     });
     const asked = questions();
     expect(new Set(asked).size).toBe(asked.length);
@@ -261,7 +283,13 @@ describe('mailhealth-check', () => {
     expect(body.data.verdict.status).toBe('ok');
     expect(body.data.verdict.headline).toBe('All 5 checks passed, with 3 notes');
     expect(questions().sort()).toEqual(
-      ['MX nullmx.test', 'TXT nullmx.test', 'TXT _dmarc.nullmx.test', 'TXT default._domainkey.nullmx.test', 'TXT s1._domainkey.nullmx.test'].sort(),
+      [
+        'MX nullmx.test',
+        'TXT nullmx.test',
+        'TXT _dmarc.nullmx.test',
+        'TXT default._domainkey.nullmx.test',
+        'TXT s1._domainkey.nullmx.test',
+      ].sort(),
     );
   });
 
@@ -279,7 +307,9 @@ describe('mailhealth-check', () => {
     ]);
     const dmarc = checkOf(body, 'dmarc');
     expect(dmarc.error).toBe(`DNS server 127.0.0.1:${lab.port} answered TXT _dmarc.healthy.test with rcode SERVFAIL`);
-    expect(dmarc.summary).toMatch(/^This check could not run \(DNS server 127\.0\.0\.1:\d+ answered TXT _dmarc\.healthy\.test with rcode SERVFAIL\)/);
+    expect(dmarc.summary).toMatch(
+      /^This check could not run \(DNS server 127\.0\.0\.1:\d+ answered TXT _dmarc\.healthy\.test with rcode SERVFAIL\)/,
+    );
     expect(dmarc.details).toEqual({ record: null, policy: null, found: null, inherited: null, queriedName: null });
     expect(body.data.verdict).toMatchObject({ status: 'warning', headline: '1 check could not run (DMARC policy)' });
   });
@@ -295,15 +325,28 @@ describe('mailhealth-check', () => {
   it('an MX host that cannot be resolved fails the mx part; blacklist checks the rest and says what it skipped', async () => {
     lab.setBehaviour('mx2.partial.test', { servfail: true }, 'A');
     const { body } = await rest('partial.test');
-    expect(checkOf(body, 'mx')).toMatchObject({ status: 'error', error: expect.stringMatching(/answered A mx2\.partial\.test with rcode SERVFAIL/) });
+    expect(checkOf(body, 'mx')).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/answered A mx2\.partial\.test with rcode SERVFAIL/),
+    });
     const blacklist = checkOf(body, 'blacklist');
     expect(blacklist.status).toBe('info');
-    expect(blacklist.summary).toMatch(/^No listing found for 1 address on 2 lists, but mx2\.partial\.test could not be resolved\.$/);
+    expect(blacklist.summary).toMatch(
+      /^No listing found for 1 address on 2 lists, but mx2\.partial\.test could not be resolved\.$/,
+    );
     expect(blacklist.details.results.map((r: any) => r.ip)).toEqual(['1.2.3.6']);
     expect(blacklist.details.skipped).toEqual([
-      { target: '2001:4860::6', reason: 'IPv6 address of mx1.partial.test: block lists are checked for IPv4 addresses' },
+      {
+        target: '2001:4860::6',
+        reason: 'IPv6 address of mx1.partial.test: block lists are checked for IPv4 addresses',
+      },
       { target: 'mx2.partial.test', reason: expect.stringMatching(/SERVFAIL/) },
-      { target: '10.1.2.3', reason: expect.stringMatching(/^private[^:]* address of internal\.partial\.test: public block lists do not list it$/) },
+      {
+        target: '10.1.2.3',
+        reason: expect.stringMatching(
+          /^private[^:]* address of internal\.partial\.test: public block lists do not list it$/,
+        ),
+      },
     ]);
     // nothing is asked about the private address
     expect(questions().filter((q) => q.includes('3.2.1.10.'))).toEqual([]);
@@ -313,8 +356,29 @@ describe('mailhealth-check', () => {
     const { body } = await rest('partial.test');
     expect(checkOf(body, 'mx')).toMatchObject({
       status: 'warning',
-      summary: expect.stringMatching(/^internal\.partial\.test \(10\.1\.2\.3, private[^)]*\) is not reachable from the Internet/),
+      summary: expect.stringMatching(
+        /^internal\.partial\.test \(10\.1\.2\.3, private[^)]*\) is not reachable from the Internet/,
+      ),
     });
+  });
+
+  it('an MX address that targets.allow treats as public is checked on the lists and is no mx warning', async () => {
+    const allowing = await createTestApp({
+      dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 1000 },
+      targets: { allow: ['10.0.0.0/8'] },
+      dnsbl: { zones: [{ zone: 'bl.test', name: 'Lab BL' }] },
+    });
+    try {
+      const res = await allowing.get('/api/v1/mailhealth-check?domain=partial.test');
+      const body = await res.json();
+      expect(checkOf(body, 'mx').status).toBe('ok');
+      const blacklist = checkOf(body, 'blacklist');
+      expect(blacklist.details.results.map((r: any) => r.ip)).toEqual(['1.2.3.6', '1.2.3.7', '10.1.2.3']);
+      expect(blacklist.details.skipped.map((s: any) => s.target)).toEqual(['2001:4860::6']);
+      expect(questions()).toContain('A 3.2.1.10.bl.test');
+    } finally {
+      await allowing.close();
+    }
   });
 
   it('a part still running at its bound is error; the others report in time', async () => {

@@ -1,23 +1,40 @@
 /**
- * The real entry point, as `npm start` runs it (tsx, real ESM, a real socket on loopback):
+ * The real entry point, as `npm start` runs it (the compiled build under plain node, a real socket on loopback):
  * start, answer, log JSON lines, stop cleanly on SIGTERM; refuse to start on a bad config file.
  */
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startService } from '../helpers/process.js';
 
-// Each case starts a real process (tsx compiles on start): generous bounds for a loaded CI machine.
+// Each case starts a real process: generous bounds for a loaded CI machine.
 describe('npm start', { timeout: 60_000 }, () => {
   it('serves, logs one JSON line per request, and stops on SIGTERM', async () => {
-    const s = startService({ server: { host: '127.0.0.1', port: 0, trustedProxies: ['127.0.0.1/32'] }, auth: { keys: ['smoke-key-123456'] } });
+    const s = startService({
+      server: { host: '127.0.0.1', port: 0, trustedProxies: ['127.0.0.1/32'] },
+      auth: { keys: ['smoke-key-123456'] },
+    });
     const address = await s.listening;
     const base = `http://${address}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    const res = await fetch(`${base}/api/v1/my-ip?api_key=smoke-key-123456`, { headers: { 'x-forwarded-for': '93.184.216.34' } });
-    expect(await res.json()).toEqual({ ok: true, data: { ip: '93.184.216.34', version: 'IPv4' }, meta: { tool: 'my-ip', version: 'v1' } });
+    const res = await fetch(`${base}/api/v1/my-ip?api_key=smoke-key-123456`, {
+      headers: { 'x-forwarded-for': '93.184.216.34' },
+    });
+    expect(await res.json()).toEqual({
+      ok: true,
+      data: { ip: '93.184.216.34', version: 'IPv4' },
+      meta: { tool: 'my-ip', version: 'v1' },
+    });
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
-    const lines = s.output().trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.find((l) => l.event === 'request' && l.tool === 'my-ip')).toMatchObject({ status: 200, path: '/api/v1/my-ip?api_key=REDACTED' });
+    const lines = s
+      .output()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.find((l) => l.event === 'request' && l.tool === 'my-ip')).toMatchObject({
+      status: 200,
+      path: '/api/v1/my-ip?api_key=REDACTED',
+    });
     expect(s.output()).not.toContain('smoke-key-123456');
     expect(lines.at(-1).event).toBe('stopped');
   });
@@ -33,5 +50,19 @@ describe('npm start', { timeout: 60_000 }, () => {
     expect(await s.exited).toBe(78);
     expect(s.errors()).toContain('/nonexistent/dns.json');
     expect(s.errors()).not.toMatch(/\n\s+at /);
+  });
+
+  it('says which address is taken when the port is in use, and exits non-zero without a stack trace', async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const { port } = squatter.address() as { port: number };
+    try {
+      const s = startService({ server: { host: '127.0.0.1', port } });
+      expect(await s.exited).toBe(1);
+      expect(s.errors()).toContain(`cannot listen on 127.0.0.1:${port}: the address is already in use`);
+      expect(s.errors()).not.toMatch(/\n\s+at /);
+    } finally {
+      squatter.close();
+    }
   });
 });

@@ -42,7 +42,7 @@ function parseExposition(text: string): Sample[] {
 }
 
 /** The value of the one sample with this name and (at least) these labels; 0 when there is none. */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
   const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
@@ -114,7 +114,10 @@ describe('/healthz and /readyz', () => {
 
   it('/readyz is 503 when the check throws, without passing the error text on', async () => {
     const t = await testApp();
-    const app = createApp({ ...t.services, ready: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6390 (user:secret)')) });
+    const app = createApp({
+      ...t.services,
+      ready: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6390 (user:secret)')),
+    });
     const res = await app.fetch(new Request('http://netdiag.test/readyz'));
     expect(res.status).toBe(503);
     const body = await res.json();
@@ -156,30 +159,30 @@ describe('/metrics', () => {
     expect((await t.get('/api/v1/no-such-tool-a1b2c3')).status).toBe(404);
 
     const m = await scrape(t);
-    expect(valueOf(m, 'netdiag_requests_total', { tool: 'graphql', status: '200' })).toBe(1);
-    expect(valueOf(m, 'netdiag_requests_total', { tool: 'my-ip', status: '200' })).toBe(1);
-    expect(valueOf(m, 'netdiag_requests_total', { tool: 'my-ip', status: '401' })).toBe(1);
-    expect(valueOf(m, 'netdiag_requests_total', { tool: 'dns-lookup', status: '200' })).toBe(2);
-    expect(valueOf(m, 'netdiag_requests_total', { tool: 'dns-lookup', status: '502' })).toBe(1);
-    expect(valueOf(m, 'netdiag_requests_total', { tool: 'dns-lookup', status: '429' })).toBe(1);
-    expect(valueOf(m, 'netdiag_quota_exceeded_total', { tool: 'dns-lookup' })).toBe(1);
-    expect(valueOf(m, 'netdiag_request_duration_seconds_count', { tool: 'dns-lookup' })).toBe(4);
+    expect(sampleValue(m, 'netdiag_requests_total', { tool: 'graphql', status: '200' })).toBe(1);
+    expect(sampleValue(m, 'netdiag_requests_total', { tool: 'my-ip', status: '200' })).toBe(1);
+    expect(sampleValue(m, 'netdiag_requests_total', { tool: 'my-ip', status: '401' })).toBe(1);
+    expect(sampleValue(m, 'netdiag_requests_total', { tool: 'dns-lookup', status: '200' })).toBe(2);
+    expect(sampleValue(m, 'netdiag_requests_total', { tool: 'dns-lookup', status: '502' })).toBe(1);
+    expect(sampleValue(m, 'netdiag_requests_total', { tool: 'dns-lookup', status: '429' })).toBe(1);
+    expect(sampleValue(m, 'netdiag_quota_exceeded_total', { tool: 'dns-lookup' })).toBe(1);
+    expect(sampleValue(m, 'netdiag_request_duration_seconds_count', { tool: 'dns-lookup' })).toBe(4);
     // a caller-chosen path never becomes a label value
-    expect(valueOf(m, 'netdiag_requests_total', { tool: 'other', status: '404' })).toBe(1);
+    expect(sampleValue(m, 'netdiag_requests_total', { tool: 'other', status: '404' })).toBe(1);
     expect(m.some((s) => Object.values(s.labels).includes('no-such-tool-a1b2c3'))).toBe(false);
 
     // a GraphQL operation's credits count under the tools of its checks
-    expect(valueOf(m, 'netdiag_credits_charged_total', { tool: 'my-ip' })).toBe(2);
-    expect(valueOf(m, 'netdiag_credits_charged_total', { tool: 'dns-lookup' })).toBe(9);
+    expect(sampleValue(m, 'netdiag_credits_charged_total', { tool: 'my-ip' })).toBe(2);
+    expect(sampleValue(m, 'netdiag_credits_charged_total', { tool: 'dns-lookup' })).toBe(9);
 
     // DNS: the first lookup's questions answered NOERROR and missed the cache, the second hit it;
     // sf.test failed with SERVFAIL once per type (failures are never cached)
-    expect(valueOf(m, 'netdiag_upstream_questions_total', { family: 'dns', outcome: 'NOERROR' })).toBe(asked);
-    expect(valueOf(m, 'netdiag_upstream_questions_total', { family: 'dns', outcome: 'failed' })).toBe(asked);
-    expect(valueOf(m, 'netdiag_upstream_failures_total', { family: 'dns', kind: 'SERVFAIL' })).toBe(asked);
-    expect(valueOf(m, 'netdiag_upstream_duration_seconds_count', { family: 'dns' })).toBe(2 * asked);
-    expect(valueOf(m, 'netdiag_cache_lookups_total', { cache: 'dns', result: 'miss' })).toBe(2 * asked);
-    expect(valueOf(m, 'netdiag_cache_lookups_total', { cache: 'dns', result: 'hit' })).toBe(asked);
+    expect(sampleValue(m, 'netdiag_upstream_questions_total', { family: 'dns', outcome: 'NOERROR' })).toBe(asked);
+    expect(sampleValue(m, 'netdiag_upstream_questions_total', { family: 'dns', outcome: 'failed' })).toBe(asked);
+    expect(sampleValue(m, 'netdiag_upstream_failures_total', { family: 'dns', kind: 'SERVFAIL' })).toBe(asked);
+    expect(sampleValue(m, 'netdiag_upstream_duration_seconds_count', { family: 'dns' })).toBe(2 * asked);
+    expect(sampleValue(m, 'netdiag_cache_lookups_total', { cache: 'dns', result: 'miss' })).toBe(2 * asked);
+    expect(sampleValue(m, 'netdiag_cache_lookups_total', { cache: 'dns', result: 'hit' })).toBe(asked);
   });
 
   it('counts credits given back for a refused target', async () => {
@@ -188,8 +191,8 @@ describe('/metrics', () => {
     const res = await t.get('/api/v1/port-checker?host=10.0.0.1&port=80');
     expect(res.status).toBe(400);
     const m = await scrape(t);
-    expect(valueOf(m, 'netdiag_credits_charged_total', { tool: 'port-checker' })).toBe(3);
-    expect(valueOf(m, 'netdiag_credits_refunded_total', { tool: 'port-checker' })).toBe(3);
+    expect(sampleValue(m, 'netdiag_credits_charged_total', { tool: 'port-checker' })).toBe(3);
+    expect(sampleValue(m, 'netdiag_credits_refunded_total', { tool: 'port-checker' })).toBe(3);
     expect(res.headers.get('ratelimit-remaining')).toBe('300');
   });
 
@@ -206,8 +209,8 @@ describe('/metrics', () => {
       // a second request asks again: nothing is kept across requests
       await createCheckContext(t.services, AbortSignal.timeout(5000)).tcpProbe(open);
       const m = await scrape(t);
-      expect(valueOf(m, 'netdiag_upstream_questions_total', { family: 'tcp', outcome: 'open' })).toBe(2);
-      expect(valueOf(m, 'netdiag_upstream_questions_total', { family: 'tcp', outcome: 'closed' })).toBe(1);
+      expect(sampleValue(m, 'netdiag_upstream_questions_total', { family: 'tcp', outcome: 'open' })).toBe(2);
+      expect(sampleValue(m, 'netdiag_upstream_questions_total', { family: 'tcp', outcome: 'closed' })).toBe(1);
       expect(listener.connections()).toBe(2);
     } finally {
       await listener.close();
@@ -218,8 +221,8 @@ describe('/metrics', () => {
     const first = await testApp({ server: { trustedProxies: ['127.0.0.1/32'] } });
     const second = await testApp();
     expect((await first.get('/api/v1/my-ip', { headers: viaProxy })).status).toBe(200);
-    expect(valueOf(await scrape(first), 'netdiag_requests_total', { tool: 'my-ip', status: '200' })).toBe(1);
-    expect(valueOf(await scrape(second), 'netdiag_requests_total', { tool: 'my-ip', status: '200' })).toBe(0);
+    expect(sampleValue(await scrape(first), 'netdiag_requests_total', { tool: 'my-ip', status: '200' })).toBe(1);
+    expect(sampleValue(await scrape(second), 'netdiag_requests_total', { tool: 'my-ip', status: '200' })).toBe(0);
   });
 });
 
@@ -246,7 +249,10 @@ describe('request id', () => {
     const t = await testApp();
     const ids = new Set<string>();
     for (const incoming of [undefined, 'a'.repeat(129), 'two words', '"quoted"', 'semi;colon', '']) {
-      const res = await t.get('/healthz', { key: null, headers: incoming === undefined ? {} : { 'x-request-id': incoming } });
+      const res = await t.get('/healthz', {
+        key: null,
+        headers: incoming === undefined ? {} : { 'x-request-id': incoming },
+      });
       const id = res.headers.get('x-request-id') ?? '';
       expect(id).toMatch(UUID);
       ids.add(id);
@@ -256,11 +262,24 @@ describe('request id', () => {
 
   it('is on the 500 of an internal error, and in its log line', async () => {
     const t = await testApp();
-    const broken: Services = { ...t.services, keyring: { ...t.services.keyring, verify: () => { throw new Error('keyring exploded'); } } };
-    const res = await createApp(broken).fetch(new Request('http://netdiag.test/api/v1/my-ip', { headers: { 'x-api-key': TEST_KEY, 'x-request-id': 'err-1' } }));
+    const broken: Services = {
+      ...t.services,
+      keyring: {
+        ...t.services.keyring,
+        verify: () => {
+          throw new Error('keyring exploded');
+        },
+      },
+    };
+    const res = await createApp(broken).fetch(
+      new Request('http://netdiag.test/api/v1/my-ip', { headers: { 'x-api-key': TEST_KEY, 'x-request-id': 'err-1' } }),
+    );
     expect(res.status).toBe(500);
     expect(res.headers.get('x-request-id')).toBe('err-1');
-    expect(t.logs.find((l) => l.event === 'request_failed')).toMatchObject({ requestId: 'err-1', message: 'keyring exploded' });
+    expect(t.logs.find((l) => l.event === 'request_failed')).toMatchObject({
+      requestId: 'err-1',
+      message: 'keyring exploded',
+    });
   });
 });
 
@@ -275,7 +294,12 @@ describe('JSON log lines (pino)', () => {
       createJsonLogger((line) => lines.push(line)),
     );
     const app = createApp(services);
-    const records = () => lines.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = () =>
+      lines
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     return { app, services, lines, records };
   }
 
@@ -323,8 +347,35 @@ describe('JSON log lines (pino)', () => {
 
   it('censors a field named like a key if one is ever logged', () => {
     const lines: string[] = [];
-    createJsonLogger((line) => lines.push(line)).error('oops', { api_key: TEST_KEY, headers: { 'x-api-key': TEST_KEY } });
+    createJsonLogger((line) => lines.push(line)).error('oops', {
+      api_key: TEST_KEY,
+      headers: { 'x-api-key': TEST_KEY },
+    });
     expect(lines.join('')).not.toContain(TEST_KEY);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'error', event: 'oops', api_key: 'REDACTED', headers: { 'x-api-key': 'REDACTED' } });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 'error',
+      event: 'oops',
+      api_key: 'REDACTED',
+      headers: { 'x-api-key': 'REDACTED' },
+    });
+  });
+});
+
+describe('request log', () => {
+  it('logs a 5xx answer at warn with the reason its client was given, and a 2xx at info without one', async () => {
+    const app = await createTestApp();
+    try {
+      await app.get('/api/v1/dns-lookup?domain=example.com');
+      await app.get('/api/v1/ip-info?target=8.8.8.8');
+      const requests = app.logs.filter((l) => l.event === 'request');
+      const failed = requests.find((l) => l.tool === 'dns-lookup');
+      expect(failed).toMatchObject({ level: 'warn', status: 502 });
+      expect(failed?.reason).toMatch(/127\.0\.0\.1:9/);
+      const answered = requests.find((l) => l.tool === 'ip-info');
+      expect(answered).toMatchObject({ level: 'info', status: 200 });
+      expect(answered).not.toHaveProperty('reason');
+    } finally {
+      await app.close();
+    }
   });
 });

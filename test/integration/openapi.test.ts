@@ -8,7 +8,10 @@ import { openApiDocument, openApiMismatches } from '../helpers/openapi.js';
 let lab: DnsLab;
 let t: TestApp;
 beforeAll(async () => {
-  lab = await startDnsLab({ authoritative: false, records: [rr.a('example.test', '8.8.8.8'), rr.mx('example.test', 10, 'example.test')] });
+  lab = await startDnsLab({
+    authoritative: false,
+    records: [rr.a('example.test', '8.8.8.8'), rr.mx('example.test', 10, 'example.test')],
+  });
   t = await createTestApp({ dns: { system: [`127.0.0.1:${lab.port}`] }, server: { trustedProxies: ['127.0.0.1/32'] } });
 });
 afterAll(async () => {
@@ -44,6 +47,47 @@ describe('OpenAPI document', () => {
     for (const status of ['200', '400', '401', '429', '502', '504']) expect(dnsLookup.responses[status]).toBeDefined();
   });
 
+  it('groups the operations by family and names a schema for each result type', () => {
+    const doc = openApiDocument();
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual([
+      'DNS',
+      'Mail',
+      'TLS/HTTP',
+      'Registry',
+      'IP',
+      'Composite',
+    ]);
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      expect(item.get.tags, path).toHaveLength(1);
+      const data = item.get.responses['200'].content['application/json'].schema.properties.data;
+      expect(data.$ref, path).toMatch(/^#\/components\/schemas\/[A-Za-z_]+$/);
+      expect(doc.components.schemas[data.$ref.split('/').pop()], path).toBeDefined();
+    }
+    expect(doc.paths['/api/v1/mailhealth-check'].get.tags).toEqual(['Composite']);
+    // null only where the GraphQL field is nullable: asn is String!, resolvedFrom is String
+    const ipInfo = doc.components.schemas.IpInfo.properties;
+    expect(ipInfo.asn.type).toBe('string');
+    expect(ipInfo.resolvedFrom.type).toEqual(['string', 'null']);
+    expect(
+      doc.paths['/api/v1/dns-lookup'].get.responses['200'].content['application/json'].schema.properties.data,
+    ).toEqual({
+      $ref: '#/components/schemas/DnsLookup',
+    });
+  });
+
+  it('shows for every operation an example recorded from the tests, which the document accepts', () => {
+    const doc = openApiDocument();
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      const tool = path.split('/').pop()!;
+      const example = item.get.responses['200'].content['application/json'].examples?.recorded?.value;
+      expect(example, `${tool}: run npm run openapi:examples`).toBeDefined();
+      expect(openApiMismatches(tool, 200, example), tool).toEqual([]);
+      for (const parameter of item.get.parameters.filter((p: any) => p.required)) {
+        expect(parameter.example, `${tool} ${parameter.name}`).toBeDefined();
+      }
+    }
+  });
+
   it('describes exactly what the routes return', async () => {
     const calls: Array<[string, string, Record<string, string>?]> = [
       ['my-ip', '/api/v1/my-ip', { 'x-forwarded-for': '8.8.4.4' }],
@@ -64,6 +108,8 @@ describe('OpenAPI document', () => {
   });
 
   it('catches a shape that drifts from the document', () => {
-    expect(openApiMismatches('my-ip', 200, { ok: true, data: { ip: '1.2.3.4' }, meta: { tool: 'my-ip', version: 'v1' } })).not.toEqual([]);
+    expect(
+      openApiMismatches('my-ip', 200, { ok: true, data: { ip: '1.2.3.4' }, meta: { tool: 'my-ip', version: 'v1' } }),
+    ).not.toEqual([]);
   });
 });

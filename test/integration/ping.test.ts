@@ -41,7 +41,10 @@ rtt min/avg/max/mdev = 0.041/0.052/0.063/0.011 ms
  * and exits with `exitCode`. `hang` replaces the shell with a long sleep (so that killing it
  * leaves nothing behind).
  */
-function standIn(name: string, options: { stdout?: string; stderr?: string; exitCode?: number; hang?: boolean }): { path: string; runs: () => string[] } {
+function standIn(
+  name: string,
+  options: { stdout?: string; stderr?: string; exitCode?: number; hang?: boolean },
+): { path: string; runs: () => string[] } {
   const path = join(scratch, name);
   const runsFile = `${path}.runs`;
   const lines = [
@@ -62,7 +65,9 @@ let dns: DnsLab;
 let t: TestApp;
 const apps: TestApp[] = [];
 
-async function appWith(options: { allow?: string[]; pingPath?: string; ping?: { count: number; timeoutMs: number } } = {}): Promise<TestApp> {
+async function appWith(
+  options: { allow?: string[]; pingPath?: string; ping?: { count: number; timeoutMs: number } } = {},
+): Promise<TestApp> {
   const app = await createTestApp(
     {
       dns: { system: [`127.0.0.1:${dns.port}`], timeoutMs: 500 },
@@ -126,14 +131,20 @@ describe('ping with the real binary (loopback only)', () => {
       average: expect.any(Number),
       duplicates: 0,
       icmpErrors: 0,
-      text: expect.stringContaining('--- 127.0.0.1 ping statistics ---\n2 packets transmitted, 2 received, 0% packet loss'),
+      text: expect.stringContaining(
+        '--- 127.0.0.1 ping statistics ---\n2 packets transmitted, 2 received, 0% packet loss',
+      ),
     });
     expect(body.data.min).toBeLessThanOrEqual(body.data.average);
     expect(body.data.average).toBeLessThanOrEqual(body.data.max);
   });
 
   it('pings ::1 by a name with only an AAAA record, over GraphQL', async () => {
-    const res = await graphql(t, 'query ($host: String!) { ping(host: $host) { host ip reverseDns status sent received text } }', { host: V6_HOST.toUpperCase() });
+    const res = await graphql(
+      t,
+      'query ($host: String!) { ping(host: $host) { host ip reverseDns status sent received text } }',
+      { host: V6_HOST.toUpperCase() },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.ping).toEqual({
       host: V6_HOST,
@@ -187,7 +198,14 @@ describe('ping with a stand-in executable', () => {
     const res = await ping(app, '127.0.0.2');
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.data).toMatchObject({ status: 'Online', received: 2, min: 0.041, average: 0.052, max: 0.063, reverseDns: '' });
+    expect(body.data).toMatchObject({
+      status: 'Online',
+      received: 2,
+      min: 0.041,
+      average: 0.052,
+      max: 0.063,
+      reverseDns: '',
+    });
     expect(body.data.reverseDnsError).toMatch(/did not answer/);
   });
 
@@ -196,19 +214,32 @@ describe('ping with a stand-in executable', () => {
     const failed = await ping(await appWith({ allow: LOOPBACK, pingPath: failing.path }), '127.0.0.2');
     expect(failed.status).toBe(502);
     expect((await failed.json()).error).toBe('ping 127.0.0.2 failed: ping: connect: Network is unreachable');
-    const gql = await graphql(await appWith({ allow: LOOPBACK, pingPath: failing.path }), '{ ping(host: "127.0.0.2") { status } }');
-    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'UPSTREAM_FAILED', kind: 'UNREACHABLE', upstream: '127.0.0.2' });
+    const gql = await graphql(
+      await appWith({ allow: LOOPBACK, pingPath: failing.path }),
+      '{ ping(host: "127.0.0.2") { status } }',
+    );
+    expect(gql.body.errors[0].extensions).toMatchObject({
+      code: 'UPSTREAM_FAILED',
+      kind: 'UNREACHABLE',
+      upstream: '127.0.0.2',
+    });
 
     const hanging = standIn('hanging', { hang: true });
     const timeoutMs = 1000;
     const started = Date.now();
-    const hung = await ping(await appWith({ allow: LOOPBACK, pingPath: hanging.path, ping: { count: 1, timeoutMs } }), '127.0.0.2');
+    const hung = await ping(
+      await appWith({ allow: LOOPBACK, pingPath: hanging.path, ping: { count: 1, timeoutMs } }),
+      '127.0.0.2',
+    );
     expect(hung.status).toBe(504);
     expect((await hung.json()).error).toMatch(/^ping 127\.0\.0\.2 did not finish within \d+ ms$/);
     // the probe's own bound is the deadline plus a kill margin; generous here
     expect(Date.now() - started).toBeLessThan(2 * (timeoutMs + 2000));
 
-    const missing = await ping(await appWith({ allow: LOOPBACK, pingPath: join(scratch, 'no-such-ping') }), '127.0.0.2');
+    const missing = await ping(
+      await appWith({ allow: LOOPBACK, pingPath: join(scratch, 'no-such-ping') }),
+      '127.0.0.2',
+    );
     expect(missing.status).toBe(503);
     expect((await missing.json()).error).toMatch(/^ping cannot be run on this server/);
   });
@@ -226,7 +257,11 @@ describe('ping with a stand-in executable', () => {
     for (const [host, message] of cases) {
       const res = await ping(refusing, host);
       expect(res.status, host).toBe(400);
-      expect(await res.json(), host).toEqual({ ok: false, error: expect.stringMatching(message), meta: { tool: 'ping', version: 'v1' } });
+      expect(await res.json(), host).toEqual({
+        ok: false,
+        error: expect.stringMatching(message),
+        meta: { tool: 'ping', version: 'v1' },
+      });
     }
     const gql = await graphql(refusing, '{ ping(host: "127.0.0.1") { status } }');
     expect(gql.body.errors[0].extensions).toMatchObject({ code: 'TARGET_REFUSED' });
@@ -258,9 +293,15 @@ describe('ping with a stand-in executable', () => {
   it('pings an address once per request however many fields ask', async () => {
     const fake = standIn('shared', { stdout: ALL_REPLIES });
     const app = await appWith({ allow: LOOPBACK, pingPath: fake.path });
-    const res = await graphql(app, `{ a: ping(host: "${V4_HOST}") { ip status } b: ping(host: "127.0.0.1") { ip reverseDns } }`);
+    const res = await graphql(
+      app,
+      `{ a: ping(host: "${V4_HOST}") { ip status } b: ping(host: "127.0.0.1") { ip reverseDns } }`,
+    );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data).toEqual({ a: { ip: '127.0.0.1', status: 'Online' }, b: { ip: '127.0.0.1', reverseDns: 'localhost.lab.test' } });
+    expect(res.body.data).toEqual({
+      a: { ip: '127.0.0.1', status: 'Online' },
+      b: { ip: '127.0.0.1', reverseDns: 'localhost.lab.test' },
+    });
     expect(fake.runs()).toHaveLength(1);
     expect(dns.countQueries(reverseLookupName('127.0.0.1'), 'PTR')).toBeLessThanOrEqual(1);
   });

@@ -16,7 +16,11 @@ describe('REST envelope and status codes', () => {
     const res = await t.get('/api/v1/my-ip', { headers: viaProxy });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect(await res.json()).toEqual({ ok: true, data: { ip: PUBLIC, version: 'IPv4' }, meta: { tool: 'my-ip', version: 'v1' } });
+    expect(await res.json()).toEqual({
+      ok: true,
+      data: { ip: PUBLIC, version: 'IPv4' },
+      meta: { tool: 'my-ip', version: 'v1' },
+    });
     expect(res.headers.get('ratelimit-policy')).toBe('"daily";q=300;w=86400');
     expect(res.headers.get('ratelimit')).toBe('"daily";r=299;t=86400');
     expect(res.headers.get('ratelimit-limit')).toBe('300');
@@ -38,7 +42,11 @@ describe('REST envelope and status codes', () => {
     const res = await t.get('/api/v1/my-ip', { key: null });
     expect(res.status).toBe(401);
     const body = await res.json();
-    expect(body).toEqual({ ok: false, error: expect.stringContaining('x-api-key'), meta: { tool: 'my-ip', version: 'v1' } });
+    expect(body).toEqual({
+      ok: false,
+      error: expect.stringContaining('x-api-key'),
+      meta: { tool: 'my-ip', version: 'v1' },
+    });
     expect(body.error).toContain('api_key');
     expect(body).not.toHaveProperty('data');
   });
@@ -88,6 +96,9 @@ describe('REST envelope and status codes', () => {
     const res = await t.get('/api/v1/my-ip', { peer: '10.1.2.3' });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/10\.1\.2\.3 is a private/);
+    // the first contact is a local curl: the refusal says what would make it work
+    const local = await (await t.get('/api/v1/my-ip', { peer: '127.0.0.1' })).json();
+    expect(local.error).toMatch(/127\.0\.0\.1 is a loopback address, not a public one: .*server\.trustedProxies/);
     expect((await t.get('/api/v1/my-ip', { peer: null })).status).toBe(400);
     expect((await t.get('/api/v1/my-ip', { peer: 'garbage' })).status).toBe(400);
     // nothing was charged: the next successful request still sees 299 left
@@ -109,7 +120,11 @@ describe('REST envelope and status codes', () => {
     await t.get(`/api/v1/my-ip?api_key=${TEST_KEY}`, { key: null, headers: viaProxy });
     const line = JSON.stringify(t.logs);
     expect(line).not.toContain(TEST_KEY);
-    expect(t.logs.find((l) => l.event === 'request')).toMatchObject({ tool: 'my-ip', status: 200, path: '/api/v1/my-ip?api_key=REDACTED' });
+    expect(t.logs.find((l) => l.event === 'request')).toMatchObject({
+      tool: 'my-ip',
+      status: 200,
+      path: '/api/v1/my-ip?api_key=REDACTED',
+    });
     expect(t.logs.find((l) => l.event === 'request')?.keyId).toMatch(/^s_/);
   });
 
@@ -139,8 +154,14 @@ describe('my-ip address rules', () => {
 
   it('reports IPv4-mapped IPv6 as IPv4, and IPv6 as IPv6', async () => {
     t = await createTestApp();
-    expect((await (await t.get('/api/v1/my-ip', { peer: `::ffff:${PUBLIC}` })).json()).data).toEqual({ ip: PUBLIC, version: 'IPv4' });
-    expect((await (await t.get('/api/v1/my-ip', { peer: '2606:4700::1' })).json()).data).toEqual({ ip: '2606:4700::1', version: 'IPv6' });
+    expect((await (await t.get('/api/v1/my-ip', { peer: `::ffff:${PUBLIC}` })).json()).data).toEqual({
+      ip: PUBLIC,
+      version: 'IPv4',
+    });
+    expect((await (await t.get('/api/v1/my-ip', { peer: '2606:4700::1' })).json()).data).toEqual({
+      ip: '2606:4700::1',
+      version: 'IPv6',
+    });
   });
 });
 
@@ -149,7 +170,10 @@ describe('request bounds from configuration', () => {
     const { startDnsLab, rr } = await import('../lab/dns-server.js');
     const lab = await startDnsLab({ records: [rr.a('slow.test', '192.0.2.1')], delayMs: 2000 });
     try {
-      t = await createTestApp({ server: { requestTimeoutMs: 300 }, dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 5000 } });
+      t = await createTestApp({
+        server: { requestTimeoutMs: 300 },
+        dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 5000 },
+      });
       const started = performance.now();
       const res = await t.get('/api/v1/dns-lookup?domain=slow.test');
       expect(res.status).toBe(504);

@@ -1,6 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../helpers/app.js';
-import { DUAL_HOST, NO_ADDRESS_HOST, startConnectionTestApps, TEST_BOUND_MS, V6_HOST, type ConnectionTestApps } from '../helpers/tls-apps.js';
+import {
+  DUAL_HOST,
+  NO_ADDRESS_HOST,
+  startConnectionTestApps,
+  TEST_BOUND_MS,
+  V6_HOST,
+  type ConnectionTestApps,
+} from '../helpers/tls-apps.js';
 import { startBlackhole, startTcpServer, unusedPort, type LabTcpServer } from '../lab/tcp-server.js';
 
 let apps: ConnectionTestApps;
@@ -37,7 +44,14 @@ describe('port-checker', () => {
       status: 200,
       body: {
         ok: true,
-        data: { host: '127.0.0.1', port: server.port, status: 'open', responseTime: expect.any(Number), ip: '127.0.0.1', reason: null },
+        data: {
+          host: '127.0.0.1',
+          port: server.port,
+          status: 'open',
+          responseTime: expect.any(Number),
+          ip: '127.0.0.1',
+          reason: null,
+        },
         meta: META,
       },
     });
@@ -47,7 +61,14 @@ describe('port-checker', () => {
   it('closed: the connection was refused', async () => {
     const port = await unusedPort();
     const res = await portChecker(`host=127.0.0.1&port=${port}`);
-    expect(res.body.data).toEqual({ host: '127.0.0.1', port, status: 'closed', responseTime: expect.any(Number), ip: '127.0.0.1', reason: null });
+    expect(res.body.data).toEqual({
+      host: '127.0.0.1',
+      port,
+      status: 'closed',
+      responseTime: expect.any(Number),
+      ip: '127.0.0.1',
+      reason: null,
+    });
   });
 
   it('filtered: no answer within the connect bound', async () => {
@@ -88,10 +109,18 @@ describe('port-checker', () => {
     ];
     for (const [query, message] of cases) {
       const res = await portChecker(query);
-      expect(res, query).toEqual({ status: 400, body: { ok: false, error: expect.stringMatching(message), meta: META } });
+      expect(res, query).toEqual({
+        status: 400,
+        body: { ok: false, error: expect.stringMatching(message), meta: META },
+      });
     }
-    const gql = await graphql(apps.t, 'query ($p: Int!) { portChecker(host: "good.lab.test", port: $p) { status } }', { p: 70000 });
-    expect(gql.body.errors[0]).toMatchObject({ message: 'port: "70000" is out of range; a port is 1–65535', extensions: { code: 'BAD_INPUT' } });
+    const gql = await graphql(apps.t, 'query ($p: Int!) { portChecker(host: "good.lab.test", port: $p) { status } }', {
+      p: 70000,
+    });
+    expect(gql.body.errors[0]).toMatchObject({
+      message: 'port: "70000" is out of range; a port is 1–65535',
+      extensions: { code: 'BAD_INPUT' },
+    });
     expect(apps.dns.queries).toHaveLength(0);
   });
 

@@ -65,12 +65,18 @@ beforeAll(async () => {
       rr.a('ns1.slowzone.test', '127.0.0.1'),
     ],
   });
-  authoritative = await startDnsLab({ records: [rr.soa('prop.test'), ...current, rr.a('new.prop.test', '192.0.2.50')] });
+  authoritative = await startDnsLab({
+    records: [rr.soa('prop.test'), ...current, rr.a('new.prop.test', '192.0.2.50')],
+  });
   fresh = await startDnsLab({ authoritative: false, records: current });
   fresh2 = await startDnsLab({ authoritative: false, records: current });
   stale = await startDnsLab({
     authoritative: false,
-    records: [rr.a('prop.test', '192.0.2.99'), rr.mx('prop.test', 10, 'MX.prop.test.'), rr.txt('prop.test', 'v=spf1 ~all')],
+    records: [
+      rr.a('prop.test', '192.0.2.99'),
+      rr.mx('prop.test', 10, 'MX.prop.test.'),
+      rr.txt('prop.test', 'v=spf1 ~all'),
+    ],
   });
   dead = await startDnsLab({ authoritative: false, records: current });
   dead.setBehaviour('*', { drop: true });
@@ -80,7 +86,10 @@ beforeAll(async () => {
   // so every packet a lab sees is a question; without the dead resolver, which would cost it.
   const base = config();
   patient = await createTestApp(
-    { targets: ALLOW_LOOPBACK, dns: { ...base.dns, timeoutMs: 5000, publicResolvers: base.dns.publicResolvers.filter((r) => r.name !== 'Dead') } },
+    {
+      targets: ALLOW_LOOPBACK,
+      dns: { ...base.dns, timeoutMs: 5000, publicResolvers: base.dns.publicResolvers.filter((r) => r.name !== 'Dead') },
+    },
     { dnsAuthoritativePort: authoritative.port },
   );
 });
@@ -145,16 +154,23 @@ describe('dns-propagation', () => {
     expect(took).toBeLessThan(2 * TIMEOUT_MS);
     expect(body.data.resolvers[3].responseTime).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     // the resolvers were asked to recurse; the authoritative server was asked directly, without recursion
-    for (const lab of [fresh, fresh2, stale, dead]) expect(lab.queries.every((q) => q.name === 'prop.test' && q.type === 'A' && q.rd)).toBe(true);
+    for (const lab of [fresh, fresh2, stale, dead])
+      expect(lab.queries.every((q) => q.name === 'prop.test' && q.type === 'A' && q.rd)).toBe(true);
     expect(authoritative.queries.length).toBeGreaterThan(0);
     expect(authoritative.queries.every((q) => q.name === 'prop.test' && q.type === 'A' && !q.rd)).toBe(true);
   });
 
   it('asks each distinct server once: resolvers sharing an address, name servers sharing an address', async () => {
     const { body } = await rest('domain=prop.test&type=AAAA', patient);
-    expect(body.data.resolvers.map((r: { name: string }) => r.name)).toEqual(['Fresh', 'Fresh Two', 'Stale', 'Fresh Alias']);
+    expect(body.data.resolvers.map((r: { name: string }) => r.name)).toEqual([
+      'Fresh',
+      'Fresh Two',
+      'Stale',
+      'Fresh Alias',
+    ]);
     // Fresh and Fresh Alias share a server: one question
-    for (const lab of [fresh, fresh2, stale]) expect(lab.queries).toEqual([expect.objectContaining({ name: 'prop.test', type: 'AAAA' })]);
+    for (const lab of [fresh, fresh2, stale])
+      expect(lab.queries).toEqual([expect.objectContaining({ name: 'prop.test', type: 'AAAA' })]);
     // ns1 and ns2 share the authoritative server's address: one question
     expect(authoritative.queries).toEqual([expect.objectContaining({ name: 'prop.test', type: 'AAAA', rd: false })]);
   });
@@ -167,17 +183,31 @@ describe('dns-propagation', () => {
 
   it('compares record sets ignoring order, case and trailing dots; all matching is propagated', async () => {
     const mx = await rest('domain=prop.test&type=mx');
-    expect(mx.body.data).toMatchObject({ type: 'MX', status: 'propagated', expected: ['10 mx.prop.test'], unreachable: ['Dead'] });
+    expect(mx.body.data).toMatchObject({
+      type: 'MX',
+      status: 'propagated',
+      expected: ['10 mx.prop.test'],
+      unreachable: ['Dead'],
+    });
     expect(mx.body.data.resolvers[2]).toMatchObject({ name: 'Stale', records: ['10 MX.prop.test'], matches: true });
     const cname = await rest('domain=www.prop.test&type=CNAME');
-    expect(cname.body.data).toMatchObject({ status: 'partial', expected: ['prop.test'], expectedSource: 'authoritative' });
+    expect(cname.body.data).toMatchObject({
+      status: 'partial',
+      expected: ['prop.test'],
+      expectedSource: 'authoritative',
+    });
     expect(cname.body.data.resolvers[0]).toMatchObject({ records: ['prop.test'], matches: true });
     expect(cname.body.data.resolvers[2]).toMatchObject({ name: 'Stale', records: [], matches: false });
   });
 
   it('is not-propagated when no resolver has the authoritative answer yet', async () => {
     const { body } = await rest('domain=new.prop.test');
-    expect(body.data).toMatchObject({ status: 'not-propagated', expected: ['192.0.2.50'], expectedSource: 'authoritative', unreachable: ['Dead'] });
+    expect(body.data).toMatchObject({
+      status: 'not-propagated',
+      expected: ['192.0.2.50'],
+      expectedSource: 'authoritative',
+      unreachable: ['Dead'],
+    });
     expect(body.data.resolvers.map((r: { records: string[] }) => r.records)).toEqual([[], [], [], [], []]);
   });
 
@@ -190,7 +220,11 @@ describe('dns-propagation', () => {
   it('falls back to the majority when the authoritative server does not answer', async () => {
     authoritative.setBehaviour('prop.test', { drop: true });
     const { body } = await rest('domain=prop.test');
-    expect(body.data).toMatchObject({ status: 'partial', expected: ['192.0.2.10', '192.0.2.11'], expectedSource: 'majority' });
+    expect(body.data).toMatchObject({
+      status: 'partial',
+      expected: ['192.0.2.10', '192.0.2.11'],
+      expectedSource: 'majority',
+    });
   });
 
   it('stops waiting for the authoritative answer after two time-outs and uses the majority', async () => {
@@ -229,7 +263,9 @@ describe('dns-propagation', () => {
     expect(status).toBe(502);
     expect(body).toEqual({
       ok: false,
-      error: expect.stringMatching(/^no public resolver answered A silent\.prop\.test: Fresh: .*did not answer.*; Stale: .*SERVFAIL.*; Dead: /),
+      error: expect.stringMatching(
+        /^no public resolver answered A silent\.prop\.test: Fresh: .*did not answer.*; Stale: .*SERVFAIL.*; Dead: /,
+      ),
       meta: META,
     });
   });
@@ -247,13 +283,19 @@ describe('dns-propagation', () => {
     ];
     for (const [query, message] of cases) {
       const res = await rest(query);
-      expect(res, query).toEqual({ status: 400, body: { ok: false, error: expect.stringMatching(message), meta: META } });
+      expect(res, query).toEqual({
+        status: 400,
+        body: { ok: false, error: expect.stringMatching(message), meta: META },
+      });
     }
     for (const lab of labs) expect(lab.queries).toHaveLength(0);
   });
 
   it('answers through GraphQL, owner names with underscores included', async () => {
-    const res = await graphql(t, '{ a: dnsPropagation(domain: "prop.test", type: "TXT") { status expected expectedSource resolvers { name matches } } b: dnsPropagation(domain: "_dmarc.prop.test", type: "TXT") { expected } }');
+    const res = await graphql(
+      t,
+      '{ a: dnsPropagation(domain: "prop.test", type: "TXT") { status expected expectedSource resolvers { name matches } } b: dnsPropagation(domain: "_dmarc.prop.test", type: "TXT") { expected } }',
+    );
     expect(res.body).toEqual({
       data: {
         a: {

@@ -54,7 +54,10 @@ function registryAnswer(domain: string, options: { referral?: string; abuse?: bo
     '   Registrar: Registry Side Name Inc.',
     ...(options.abuse === false
       ? []
-      : ['   Registrar Abuse Contact Email: abuse@registry-side.test', '   Registrar Abuse Contact Phone: +1.5555550100']),
+      : [
+          '   Registrar Abuse Contact Email: abuse@registry-side.test',
+          '   Registrar Abuse Contact Phone: +1.5555550100',
+        ]),
     '   Name Server: NS1.EXAMPLE.NET',
     '   Name Server: ns2.example.net.',
     '   Name Server: NS1.EXAMPLE.NET',
@@ -90,7 +93,13 @@ const rdapRecord = {
     {
       objectClassName: 'entity',
       roles: ['registrar'],
-      vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', 'RDAP Registrar Ltd']]],
+      vcardArray: [
+        'vcard',
+        [
+          ['version', {}, 'text', '4.0'],
+          ['fn', {}, 'text', 'RDAP Registrar Ltd'],
+        ],
+      ],
       entities: [
         {
           objectClassName: 'entity',
@@ -163,7 +172,11 @@ beforeAll(async () => {
   bootstrapFile = join(dir, 'dns.json');
   writeFileSync(
     bootstrapFile,
-    JSON.stringify({ version: '1.0', publication: '2025-01-01T00:00:00Z', services: [[['rdaptest'], [`${rdapLab.url}registry/`]]] }),
+    JSON.stringify({
+      version: '1.0',
+      publication: '2025-01-01T00:00:00Z',
+      services: [[['rdaptest'], [`${rdapLab.url}registry/`]]],
+    }),
   );
   t = await app();
 });
@@ -199,7 +212,11 @@ async function extraApp(targets?: { allow: string[] }): Promise<TestApp> {
   return created;
 }
 
-async function call(tool: 'whois' | 'abuse-contact-lookup', domain: string, on = t): Promise<{ status: number; body: any }> {
+async function call(
+  tool: 'whois' | 'abuse-contact-lookup',
+  domain: string,
+  on = t,
+): Promise<{ status: number; body: any }> {
   const res = await on.get(`/api/v1/${tool}?domain=${encodeURIComponent(domain)}`);
   const body = await res.json();
   expect(openApiMismatches(tool, res.status, body)).toEqual([]);
@@ -329,7 +346,9 @@ describe('whois', () => {
       message: `WHOIS server ${STALL}:${whoisLab.port} did not answer within ${WHOIS_TIMEOUT_MS} ms; the answer of ${REGISTRY} is shown.`,
     });
     const limited = await call('whois', 'limitedreg.whoistest');
-    expect(limited.body.data.message).toBe(`WHOIS server ${LIMITED} rate-limited the query; the answer of ${REGISTRY} is shown.`);
+    expect(limited.body.data.message).toBe(
+      `WHOIS server ${LIMITED} rate-limited the query; the answer of ${REGISTRY} is shown.`,
+    );
     const ghost = await call('whois', 'ghost.whoistest');
     expect(ghost.body.data.registrar).toBe('Registry Side Name Inc.');
     expect(ghost.body.data.message).toBe(
@@ -339,7 +358,11 @@ describe('whois', () => {
 
   it('asks in A-labels about an internationalised name', async () => {
     const { body } = await call('whois', 'www.Bücher.whoistest');
-    expect(body.data).toMatchObject({ domain: 'www.xn--bcher-kva.whoistest', matchedDomain: 'xn--bcher-kva.whoistest', notFound: false });
+    expect(body.data).toMatchObject({
+      domain: 'www.xn--bcher-kva.whoistest',
+      matchedDomain: 'xn--bcher-kva.whoistest',
+      notFound: false,
+    });
     expect(queriesOf(REGISTRY)).toEqual(['xn--bcher-kva.whoistest']);
   });
 
@@ -389,7 +412,10 @@ describe('WHOIS servers and the target rules', () => {
   });
 
   it('checks a root given as an IP literal the same way', async () => {
-    const strict = await createTestApp({ ...config({ allow: [] }), whois: { server: '127.0.0.1', port: whoisLab.port } });
+    const strict = await createTestApp({
+      ...config({ allow: [] }),
+      whois: { server: '127.0.0.1', port: whoisLab.port },
+    });
     extraApps.push(strict);
     const { status, body } = await call('whois', 'example.whoistest', strict);
     expect(status).toBe(502);
@@ -444,7 +470,8 @@ describe('abuse-contact-lookup', () => {
       phone: '',
       found: false,
       source: 'WHOIS',
-      message: 'The registrar of noabuse.whoistest (Registry Side Name Inc.) publishes no abuse contact in the registration data.',
+      message:
+        'The registrar of noabuse.whoistest (Registry Side Name Inc.) publishes no abuse contact in the registration data.',
     });
     const unregistered = await call('abuse-contact-lookup', 'nothing.whoistest');
     expect(unregistered.body.data).toMatchObject({
@@ -548,11 +575,16 @@ describe('the RDAP bootstrap file', () => {
     await expect(createTestApp({ rdap: { bootstrapFile: missing } })).rejects.toThrow(missing);
     const invalid = join(dir, 'invalid.json');
     writeFileSync(invalid, JSON.stringify({ services: 'none' }));
-    await expect(createTestApp({ rdap: { bootstrapFile: invalid } })).rejects.toThrow(`${invalid}: expected an object with a "services" array`);
+    await expect(createTestApp({ rdap: { bootstrapFile: invalid } })).rejects.toThrow(
+      `${invalid}: expected an object with a "services" array`,
+    );
   });
 
   it('is not needed when RDAP is disabled: everything goes to WHOIS', async () => {
-    const noRdap = await createTestApp({ ...config(), rdap: { enabled: false, bootstrapFile: '/nonexistent/dns.json' } }, { now: () => clock });
+    const noRdap = await createTestApp(
+      { ...config(), rdap: { enabled: false, bootstrapFile: '/nonexistent/dns.json' } },
+      { now: () => clock },
+    );
     extraApps.push(noRdap);
     const { body } = await call('whois', 'broken.rdaptest', noRdap);
     expect(body.data).toMatchObject({ source: 'WHOIS', message: null, servers: [ROOT, REGISTRY] });

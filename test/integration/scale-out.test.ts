@@ -38,7 +38,12 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
 
   /** Two in-process instances sharing the lab's Redis; each test uses its own static key (a fresh ledger). */
   async function twoInstances(key: string, quota: Record<string, unknown>): Promise<[TestApp, TestApp]> {
-    const config = { server: { trustedProxies: ['127.0.0.1/32'] }, auth: { keys: [key] }, store: { redisUrl: lab.url }, quota };
+    const config = {
+      server: { trustedProxies: ['127.0.0.1/32'] },
+      auth: { keys: [key] },
+      store: { redisUrl: lab.url },
+      quota,
+    };
     apps = [await createTestApp(config), await createTestApp(config)];
     return apps as [TestApp, TestApp];
   }
@@ -46,13 +51,17 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
   it('holds one key used on two instances at once to its allowance, with consistent headers', async () => {
     const key = 'scale-key-concurrent';
     const [a, b] = await twoInstances(key, { credits: 30, costs: { 'my-ip': 3 } });
-    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).get('/api/v1/my-ip', { key, headers: viaProxy })));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).get('/api/v1/my-ip', { key, headers: viaProxy })),
+    );
     const ok = responses.filter((r) => r.status === 200);
     const refused = responses.filter((r) => r.status === 429);
     expect(ok).toHaveLength(10);
     expect(refused).toHaveLength(30);
     // one ledger: each admitted request saw its own place in it, whichever instance served it
-    expect(ok.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((x, y) => x - y)).toEqual([0, 3, 6, 9, 12, 15, 18, 21, 24, 27]);
+    expect(ok.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((x, y) => x - y)).toEqual([
+      0, 3, 6, 9, 12, 15, 18, 21, 24, 27,
+    ]);
     for (const r of responses) {
       expect(r.headers.get('ratelimit-policy')).toBe('"daily";q=30;w=86400');
       expect(Number(r.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(86_399);
@@ -112,7 +121,9 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
       expect(s.status).toBe(503);
       expect(s.body).toEqual({
         ok: false,
-        error: expect.stringMatching(new RegExp(`^credit ledger unavailable: Redis at 127\\.0\\.0\\.1:${lab.port} is unreachable`)),
+        error: expect.stringMatching(
+          new RegExp(`^credit ledger unavailable: Redis at 127\\.0\\.0\\.1:${lab.port} is unreachable`),
+        ),
         meta: { tool: 'my-ip', version: 'v1' },
       });
     }
@@ -133,7 +144,12 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
     expect((await a.get('/api/v1/my-ip', { key: null })).status).toBe(401);
 
     await lab.start();
-    await expect.poll(async () => (await a.services.ready()).ok && (await b.services.ready()).ok, { timeout: 5_000, interval: 50 }).toBe(true);
+    await expect
+      .poll(async () => (await a.services.ready()).ok && (await b.services.ready()).ok, {
+        timeout: 5_000,
+        interval: 50,
+      })
+      .toBe(true);
     expect((await a.get('/readyz', { key: null })).status).toBe(200);
     expect((await a.get('/api/v1/my-ip', { key, headers: viaProxy })).status).toBe(200);
     expect((await b.get('/api/v1/my-ip', { key, headers: viaProxy })).status).toBe(200);
@@ -148,7 +164,9 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
       const res = await a.get('/api/v1/my-ip', { key, headers: viaProxy });
       expect(performance.now() - started).toBeLessThan(2 * REDIS_COMMAND_TIMEOUT_MS + 500);
       expect(res.status).toBe(503);
-      expect((await res.json()).error).toMatch(/^credit ledger unavailable: Redis at .* is unreachable \(no reply within 1000 ms\)$/);
+      expect((await res.json()).error).toMatch(
+        /^credit ledger unavailable: Redis at .* is unreachable \(no reply within 1000 ms\)$/,
+      );
     } finally {
       lab.resume();
     }
@@ -171,10 +189,18 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
     const whois = await startWhoisLab({
       [root]: { '*': `refer:        ${registry}\n\ndomain:       SHARETEST\n` },
       [registry]: {
-        'shared.sharetest': ['Domain Name: SHARED.SHARETEST', 'Registrar: Shared Registrar Inc.', 'Registry Expiry Date: 2030-01-01T00:00:00Z', ''].join('\r\n'),
+        'shared.sharetest': [
+          'Domain Name: SHARED.SHARETEST',
+          'Registrar: Shared Registrar Inc.',
+          'Registry Expiry Date: 2030-01-01T00:00:00Z',
+          '',
+        ].join('\r\n'),
       },
     });
-    const dns = await startDnsLab({ authoritative: false, records: [...whois.addresses].map(([name, address]) => rr.a(name, address)) });
+    const dns = await startDnsLab({
+      authoritative: false,
+      records: [...whois.addresses].map(([name, address]) => rr.a(name, address)),
+    });
     try {
       const key = 'scale-key-whois';
       const config = {
@@ -233,7 +259,11 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
       }
       expect(await Promise.all(instances.map((i) => i.exited))).toEqual([0, 0]);
       for (const i of instances) {
-        const events = i.output().trim().split('\n').map((l) => JSON.parse(l).event);
+        const events = i
+          .output()
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).event);
         expect(events).not.toContain('redis_unreachable');
         expect(events.at(-1)).toBe('stopped');
       }

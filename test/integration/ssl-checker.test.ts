@@ -1,6 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../helpers/app.js';
-import { DUAL_HOST, NO_ADDRESS_HOST, startConnectionTestApps, TEST_BOUND_MS, V6_HOST, type ConnectionTestApps } from '../helpers/tls-apps.js';
+import {
+  DUAL_HOST,
+  NO_ADDRESS_HOST,
+  startConnectionTestApps,
+  TEST_BOUND_MS,
+  V6_HOST,
+  type ConnectionTestApps,
+} from '../helpers/tls-apps.js';
 import { labPki, type LabLeaf } from '../lab/pki.js';
 import { startTcpServer, unusedPort } from '../lab/tcp-server.js';
 import { startTlsServer, type LabTlsServer, type LabTlsServerOptions } from '../lab/tls-server.js';
@@ -24,7 +31,8 @@ async function serve(leaf: LabLeaf, extra: Partial<LabTlsServerOptions> = {}): P
   return server;
 }
 
-const FIELDS = 'domain status commonName subjectAlternativeNames issuer validFrom expiryDate daysRemaining signatureAlgorithm chain { commonName issuer validFrom validTo } ip port';
+const FIELDS =
+  'domain status commonName subjectAlternativeNames issuer validFrom expiryDate daysRemaining signatureAlgorithm chain { commonName issuer validFrom validTo } ip port';
 const QUERY = `query ($domain: String!, $port: Int) { sslChecker(domain: $domain, port: $port) { ${FIELDS} } }`;
 
 function sslChecker(domain: string, port?: number, app = apps.t) {
@@ -53,9 +61,24 @@ describe('ssl-checker', () => {
       daysRemaining: 89,
       signatureAlgorithm: 'ecdsa-with-SHA256',
       chain: [
-        { commonName: DUAL_HOST, issuer: 'Netdiag Lab Intermediate CA', validFrom: expect.stringMatching(ISO), validTo: expect.stringMatching(ISO) },
-        { commonName: 'Netdiag Lab Intermediate CA', issuer: 'Netdiag Lab Root CA', validFrom: expect.stringMatching(ISO), validTo: expect.stringMatching(ISO) },
-        { commonName: 'Netdiag Lab Root CA', issuer: 'Netdiag Lab Root CA', validFrom: expect.stringMatching(ISO), validTo: expect.stringMatching(ISO) },
+        {
+          commonName: DUAL_HOST,
+          issuer: 'Netdiag Lab Intermediate CA',
+          validFrom: expect.stringMatching(ISO),
+          validTo: expect.stringMatching(ISO),
+        },
+        {
+          commonName: 'Netdiag Lab Intermediate CA',
+          issuer: 'Netdiag Lab Root CA',
+          validFrom: expect.stringMatching(ISO),
+          validTo: expect.stringMatching(ISO),
+        },
+        {
+          commonName: 'Netdiag Lab Root CA',
+          issuer: 'Netdiag Lab Root CA',
+          validFrom: expect.stringMatching(ISO),
+          validTo: expect.stringMatching(ISO),
+        },
       ],
       // A and AAAA: the IPv4 address is preferred
       ip: '127.0.0.1',
@@ -91,13 +114,21 @@ describe('ssl-checker', () => {
   it('is a 502 naming the upstream when the connection is refused, a 504 when the handshake stalls', async () => {
     const closed = await unusedPort();
     const refused = await sslChecker(DUAL_HOST, closed);
-    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'UPSTREAM_FAILED', upstream: `127.0.0.1:${closed}`, kind: 'REFUSED' });
+    expect(refused.body.errors[0].extensions).toMatchObject({
+      code: 'UPSTREAM_FAILED',
+      upstream: `127.0.0.1:${closed}`,
+      kind: 'REFUSED',
+    });
 
     const silent = await startTcpServer();
     cleanups.push(() => silent.close());
     const started = Date.now();
     const stalled = await sslChecker(DUAL_HOST, silent.port);
-    expect(stalled.body.errors[0].extensions).toMatchObject({ code: 'UPSTREAM_TIMEOUT', upstream: `127.0.0.1:${silent.port}`, kind: 'TIMEOUT' });
+    expect(stalled.body.errors[0].extensions).toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+      upstream: `127.0.0.1:${silent.port}`,
+      kind: 'TIMEOUT',
+    });
     expect(stalled.body.errors[0].message).toMatch(new RegExp(`timed out after ${TEST_BOUND_MS} ms`));
     expect(Date.now() - started).toBeLessThan(2 * TEST_BOUND_MS + 1000);
   });
@@ -114,7 +145,11 @@ describe('ssl-checker', () => {
       const res = await apps.t.get(`/api/v1/ssl-checker?${query}`);
       expect(res.status, query).toBe(400);
       const body = await res.json();
-      expect(body).toEqual({ ok: false, error: expect.stringMatching(message), meta: { tool: 'ssl-checker', version: 'v1' } });
+      expect(body).toEqual({
+        ok: false,
+        error: expect.stringMatching(message),
+        meta: { tool: 'ssl-checker', version: 'v1' },
+      });
     }
     for (const port of [0, 65536, -1]) {
       const res = await sslChecker(DUAL_HOST, port);
@@ -135,7 +170,9 @@ describe('ssl-checker', () => {
     const server = await serve(pki.good);
     const rest = await apps.refusing.get(`/api/v1/ssl-checker?domain=${DUAL_HOST}`);
     expect(rest.status).toBe(400);
-    expect((await rest.json()).error).toMatch(/resolves to 127\.0\.0\.1, a loopback address; checks of private or internal addresses are refused/);
+    expect((await rest.json()).error).toMatch(
+      /resolves to 127\.0\.0\.1, a loopback address; checks of private or internal addresses are refused/,
+    );
     const gql = await sslChecker(DUAL_HOST, server.port, apps.refusing);
     expect(gql.body.errors[0].extensions.code).toBe('TARGET_REFUSED');
     expect(server.tcpConnections()).toBe(0);

@@ -1,6 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../helpers/app.js';
-import { createConnectionTestApp, DUAL_HOST, NO_ADDRESS_HOST, startConnectionTestApps, TEST_BOUND_MS, V4_HOST, type ConnectionTestApps } from '../helpers/tls-apps.js';
+import {
+  createConnectionTestApp,
+  DUAL_HOST,
+  NO_ADDRESS_HOST,
+  startConnectionTestApps,
+  TEST_BOUND_MS,
+  V4_HOST,
+  type ConnectionTestApps,
+} from '../helpers/tls-apps.js';
 import { labPki } from '../lab/pki.js';
 import { startTcpServer, unusedPort } from '../lab/tcp-server.js';
 import { startTlsServer, type LabTlsServer, type LabTlsServerOptions } from '../lab/tls-server.js';
@@ -43,7 +51,10 @@ async function tlsConfiguration(domain: string, port?: number, app = apps.t) {
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const FINGERPRINT = /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/;
 const ms = expect.any(Number);
-const unableToTestAll = ['TLSv1.3', 'TLSv1.2', 'TLSv1.1', 'TLSv1'].map((version) => ({ version, result: 'unable-to-test' }));
+const unableToTestAll = ['TLSv1.3', 'TLSv1.2', 'TLSv1.1', 'TLSv1'].map((version) => ({
+  version,
+  result: 'unable-to-test',
+}));
 
 describe('tls-configuration', () => {
   it('reports both families, the versions, the negotiated parameters, SNI, the certificate and timing', async () => {
@@ -101,7 +112,9 @@ describe('tls-configuration', () => {
   it('finds all four versions on a legacy server, and no h2 without ALPN', async () => {
     const server = await serve({ minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' });
     const data = (await tlsConfiguration(V4_HOST, server.port)).body.data.tlsConfiguration;
-    expect(data.protocols).toEqual(['TLSv1.3', 'TLSv1.2', 'TLSv1.1', 'TLSv1'].map((version) => ({ version, result: 'supported' })));
+    expect(data.protocols).toEqual(
+      ['TLSv1.3', 'TLSv1.2', 'TLSv1.1', 'TLSv1'].map((version) => ({ version, result: 'supported' })),
+    );
     expect(data.negotiated).toEqual({ version: 'TLSv1.3', cipher: expect.any(String), alpn: null, http2: false });
     expect(data.families).toEqual([expect.objectContaining({ family: 4, ip: '127.0.0.1', status: 'ok' })]);
   });
@@ -109,14 +122,22 @@ describe('tls-configuration', () => {
   it('finds a TLS 1.2-only server', async () => {
     const server = await serve({ maxVersion: 'TLSv1.2' });
     const data = (await tlsConfiguration(V4_HOST, server.port)).body.data.tlsConfiguration;
-    expect(data.protocols.map((p: { result: string }) => p.result)).toEqual(['not-supported', 'supported', 'not-supported', 'not-supported']);
+    expect(data.protocols.map((p: { result: string }) => p.result)).toEqual([
+      'not-supported',
+      'supported',
+      'not-supported',
+      'not-supported',
+    ]);
     expect(data.negotiated.version).toBe('TLSv1.2');
   });
 
   it('says SNI is required when the server fails without it or presents another certificate', async () => {
     const pki = await labPki();
     const failing = await serve({ withoutSni: 'fail' });
-    expect((await tlsConfiguration(V4_HOST, failing.port)).body.data.tlsConfiguration.sni).toEqual({ sent: true, required: true });
+    expect((await tlsConfiguration(V4_HOST, failing.port)).body.data.tlsConfiguration.sni).toEqual({
+      sent: true,
+      required: true,
+    });
     const defaultHost = await serve({ withoutSni: pki.wrongHost });
     const data = (await tlsConfiguration(V4_HOST, defaultHost.port)).body.data.tlsConfiguration;
     expect(data.sni).toEqual({ sent: true, required: true });
@@ -128,7 +149,12 @@ describe('tls-configuration', () => {
     const server = await startTlsServer({ cert: pki.expired.chain, key: pki.expired.key });
     cleanups.push(() => server.close());
     const data = (await tlsConfiguration(V4_HOST, server.port)).body.data.tlsConfiguration;
-    expect(data.certificate).toMatchObject({ ok: false, trusted: false, trustError: 'CERT_HAS_EXPIRED', hostnameMatch: true });
+    expect(data.certificate).toMatchObject({
+      ok: false,
+      trusted: false,
+      trustError: 'CERT_HAS_EXPIRED',
+      hostnameMatch: true,
+    });
     expect(data.certificate.daysRemaining).toBeLessThan(0);
   });
 
@@ -178,7 +204,9 @@ describe('tls-configuration', () => {
     const res = await tlsConfiguration(V4_HOST, silent.port);
     const took = Date.now() - started;
     const data = res.body.data.tlsConfiguration;
-    expect(data.connectionError).toBe(`TLS handshake with 127.0.0.1:${silent.port} timed out after ${TEST_BOUND_MS} ms`);
+    expect(data.connectionError).toBe(
+      `TLS handshake with 127.0.0.1:${silent.port} timed out after ${TEST_BOUND_MS} ms`,
+    );
     expect(data.protocols).toEqual(unableToTestAll);
     // main, without SNI, four versions: all at once
     expect(silent.connections()).toBe(6);
@@ -193,7 +221,10 @@ describe('tls-configuration', () => {
     const agreeing = await tlsConfiguration(url, server.port);
     expect(agreeing.body.data.tlsConfiguration.port).toBe(server.port);
     const conflicting = await tlsConfiguration(url, server.port + 1);
-    expect(conflicting.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^port: .*differs from the port of the URL/), extensions: { code: 'BAD_INPUT' } });
+    expect(conflicting.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^port: .*differs from the port of the URL/),
+      extensions: { code: 'BAD_INPUT' },
+    });
   });
 
   it('rejects other schemes, IP addresses, bad names and bad ports with a 400 naming the parameter', async () => {
@@ -209,10 +240,17 @@ describe('tls-configuration', () => {
     for (const [query, message] of cases) {
       const res = await apps.t.get(`/api/v1/tls-configuration?${query}`);
       expect(res.status, query).toBe(400);
-      expect(await res.json(), query).toEqual({ ok: false, error: expect.stringMatching(message), meta: { tool: 'tls-configuration', version: 'v1' } });
+      expect(await res.json(), query).toEqual({
+        ok: false,
+        error: expect.stringMatching(message),
+        meta: { tool: 'tls-configuration', version: 'v1' },
+      });
     }
     const badPort = await tlsConfiguration(DUAL_HOST, 70000);
-    expect(badPort.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^port: "70000" is out of range/), extensions: { code: 'BAD_INPUT' } });
+    expect(badPort.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^port: "70000" is out of range/),
+      extensions: { code: 'BAD_INPUT' },
+    });
     expect(apps.dns.queries).toHaveLength(0);
   });
 
@@ -221,7 +259,9 @@ describe('tls-configuration', () => {
     try {
       const res = await apps.t.get('/api/v1/tls-configuration?domain=servfail.lab.test');
       expect(res.status).toBe(502);
-      expect((await res.json()).error).toMatch(new RegExp(`SERVFAIL.*127\\.0\\.0\\.1:${apps.dns.port}|127\\.0\\.0\\.1:${apps.dns.port}.*SERVFAIL`));
+      expect((await res.json()).error).toMatch(
+        new RegExp(`SERVFAIL.*127\\.0\\.0\\.1:${apps.dns.port}|127\\.0\\.0\\.1:${apps.dns.port}.*SERVFAIL`),
+      );
     } finally {
       apps.dns.clearBehaviours();
     }
@@ -230,7 +270,9 @@ describe('tls-configuration', () => {
   it('is a 400 from the guard for a name without addresses', async () => {
     const res = await apps.t.get(`/api/v1/tls-configuration?domain=${NO_ADDRESS_HOST}`);
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toBe(`domain: ${NO_ADDRESS_HOST} has no A or AAAA record, so there is no address to check`);
+    expect((await res.json()).error).toBe(
+      `domain: ${NO_ADDRESS_HOST} has no A or AAAA record, so there is no address to check`,
+    );
   });
 
   it('refuses private and internal addresses: 400, no connection, not charged', async () => {

@@ -6,7 +6,13 @@
  */
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { canListen, createConnectionTestApp, DUAL_HOST, startConnectionTestApps, type ConnectionTestApps } from '../helpers/tls-apps.js';
+import {
+  canListen,
+  createConnectionTestApp,
+  DUAL_HOST,
+  startConnectionTestApps,
+  type ConnectionTestApps,
+} from '../helpers/tls-apps.js';
 import { labPki } from '../lab/pki.js';
 import { startTlsServer } from '../lab/tls-server.js';
 
@@ -40,7 +46,9 @@ describe('REST on port 443', () => {
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({
       ok: false,
-      error: expect.stringMatching(/^TLS handshake with 127\.0\.0\.1:443 failed: the connection (was reset or closed|closed) before the handshake completed$/),
+      error: expect.stringMatching(
+        /^TLS handshake with 127\.0\.0\.1:443 failed: the connection (was reset or closed|closed) before the handshake completed$/,
+      ),
       meta: { tool: 'ssl-checker', version: 'v1' },
     });
   });
@@ -56,8 +64,18 @@ describe('REST on port 443', () => {
     expect(body.meta).toEqual({ tool: 'ssl-checker', version: 'v1' });
     expect(body.data).toMatchObject({ domain: DUAL_HOST, status: 'valid', ip: '127.0.0.1', port: HTTPS });
     expect(Object.keys(body.data)).toEqual([
-      'domain', 'status', 'commonName', 'subjectAlternativeNames', 'issuer', 'validFrom', 'expiryDate',
-      'daysRemaining', 'signatureAlgorithm', 'chain', 'ip', 'port',
+      'domain',
+      'status',
+      'commonName',
+      'subjectAlternativeNames',
+      'issuer',
+      'validFrom',
+      'expiryDate',
+      'daysRemaining',
+      'signatureAlgorithm',
+      'chain',
+      'ip',
+      'port',
     ]);
     expect(server.tcpConnections()).toBe(1);
   });
@@ -65,7 +83,13 @@ describe('REST on port 443', () => {
   it('tls-configuration: both families on 443, charged 4 credits', async (context) => {
     await require443(context, '::');
     const pki = await labPki();
-    const server = await startTlsServer({ cert: pki.good.chain, key: pki.good.key, host: '::', port: HTTPS, alpn: ['h2', 'http/1.1'] });
+    const server = await startTlsServer({
+      cert: pki.good.chain,
+      key: pki.good.key,
+      host: '::',
+      port: HTTPS,
+      alpn: ['h2', 'http/1.1'],
+    });
     cleanups.push(() => server.close());
     const fresh = await createConnectionTestApp(apps.dns, { allowLoopback: true });
     cleanups.push(() => fresh.close());
@@ -73,7 +97,13 @@ describe('REST on port 443', () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.meta).toEqual({ tool: 'tls-configuration', version: 'v1' });
-    expect(body.data).toMatchObject({ domain: DUAL_HOST, ip: '127.0.0.1', port: HTTPS, connectionError: null, negotiated: { http2: true } });
+    expect(body.data).toMatchObject({
+      domain: DUAL_HOST,
+      ip: '127.0.0.1',
+      port: HTTPS,
+      connectionError: null,
+      negotiated: { http2: true },
+    });
     expect(body.data.families.map((f: { family: number; status: string }) => [f.family, f.status])).toEqual([
       [4, 'ok'],
       [6, 'ok'],

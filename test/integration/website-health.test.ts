@@ -33,7 +33,20 @@ const BROKEN_DNS = 'servfail.lab.test';
 const LOOPBACK = ['127.0.0.0/8', '::1/128'];
 const FETCH_TIMEOUT_MS = 1500;
 const DAY_MS = 86_400_000;
-const IDS = ['dns', 'location', 'organization', 'ping', 'latency', 'http', 'redirects', 'ssl', 'security', 'protocol', 'compression', 'ports'];
+const IDS = [
+  'dns',
+  'location',
+  'organization',
+  'ping',
+  'latency',
+  'http',
+  'redirects',
+  'ssl',
+  'security',
+  'protocol',
+  'compression',
+  'ports',
+];
 
 const scratch = mkdtempSync(join(tmpdir(), 'netdiag-website-it-'));
 
@@ -41,7 +54,10 @@ const scratch = mkdtempSync(join(tmpdir(), 'netdiag-website-it-'));
 
 /** iputils' transcript of `received` replies to 4 pings. */
 function transcript(received: number): string {
-  const replies = Array.from({ length: received }, (_, i) => `64 bytes from 127.0.0.1: icmp_seq=${i + 1} ttl=64 time=0.050 ms\n`).join('');
+  const replies = Array.from(
+    { length: received },
+    (_, i) => `64 bytes from 127.0.0.1: icmp_seq=${i + 1} ttl=64 time=0.050 ms\n`,
+  ).join('');
   const rtt = received > 0 ? 'rtt min/avg/max/mdev = 0.050/0.050/0.050/0.000 ms\n' : '';
   return `PING 127.0.0.1 (127.0.0.1) 56(84) bytes of data.\n${replies}\n--- 127.0.0.1 ping statistics ---\n4 packets transmitted, ${received} received, ${((4 - received) / 4) * 100}% packet loss, time 3004ms\n${rtt}`;
 }
@@ -51,7 +67,10 @@ function pingStandIn(name: string, stdout: string): { path: string; runs: () => 
   const path = join(scratch, name);
   writeFileSync(path, `#!/bin/sh\necho "$*" >> '${path}.runs'\ncat <<'OUT'\n${stdout}OUT\n`);
   chmodSync(path, 0o755);
-  return { path, runs: () => (existsSync(`${path}.runs`) ? readFileSync(`${path}.runs`, 'utf8').trim().split('\n').length : 0) };
+  return {
+    path,
+    runs: () => (existsSync(`${path}.runs`) ? readFileSync(`${path}.runs`, 'utf8').trim().split('\n').length : 0),
+  };
 }
 
 /** An IP data source answering `facts` (or failing with `failure`) for every address, recording each look-up. */
@@ -62,18 +81,39 @@ function ipDataStandIn(facts: Partial<IpFacts>, failure?: Error): IpDataSource &
     async lookup(ip) {
       lookups.push(ip);
       if (failure) throw failure;
-      return { ip, source: 'database', asn: '', asName: '', asDomain: '', countryCode: '', country: '', continentCode: '', continent: '', liveError: null, ...facts };
+      return {
+        ip,
+        source: 'database',
+        asn: '',
+        asName: '',
+        asDomain: '',
+        countryCode: '',
+        country: '',
+        continentCode: '',
+        continent: '',
+        liveError: null,
+        ...facts,
+      };
     },
   };
 }
 
-const HOSTED = { asn: 'AS64500', asName: 'Lab Hosting GmbH', asDomain: 'hosting.example', countryCode: 'DE', country: 'Germany', continentCode: 'EU', continent: 'Europe' };
+const HOSTED = {
+  asn: 'AS64500',
+  asName: 'Lab Hosting GmbH',
+  asDomain: 'hosting.example',
+  countryCode: 'DE',
+  country: 'Germany',
+  continentCode: 'EU',
+  continent: 'Europe',
+};
 
 /* ------------------------------------------------------------------ labs */
 
 const HOME_PAGE = `<!doctype html><html><head><title>Healthy</title></head><body>${'<p>healthy content</p>'.repeat(200)}</body></html>`;
 const POOR_HOME_PAGE = `<html><head><title>poor</title></head><body>${'x'.repeat(4000)}</body></html>`;
-const CHALLENGE_HEAD = '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="refresh" content="390"></head><body></body></html>';
+const CHALLENGE_HEAD =
+  '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="refresh" content="390"></head><body></body></html>';
 
 /** A site that still works, poorly: TLS 1.2 at most, HTTP/1.1, one security header, no compression, three redirects. */
 interface PoorSite {
@@ -88,7 +128,11 @@ async function startPoorSite(pki: LabPki): Promise<PoorSite> {
     '/': { status: 301, headers: { location: '/a' } },
     '/a': { status: 302, headers: { location: '/b' } },
     '/b': { status: 302, headers: { location: '/home' } },
-    '/home': { status: 200, headers: { 'content-type': 'text/html', 'x-content-type-options': 'nosniff' }, body: POOR_HOME_PAGE },
+    '/home': {
+      status: 200,
+      headers: { 'content-type': 'text/html', 'x-content-type-options': 'nosniff' },
+      body: POOR_HOME_PAGE,
+    },
     '/down': { status: 503, headers: { 'content-type': 'text/plain' }, body: 'down for maintenance' },
   };
   const requests: string[] = [];
@@ -97,7 +141,10 @@ async function startPoorSite(pki: LabPki): Promise<PoorSite> {
   const server = https.createServer({ cert: pki.good.chain, key: pki.good.key, maxVersion: 'TLSv1.2' }, (req, res) => {
     requests.push(req.url ?? '');
     const page = pages[req.url ?? ''] ?? { status: 404, headers: {} };
-    res.writeHead(page.status, { ...page.headers, ...(page.body !== undefined ? { 'content-length': String(Buffer.byteLength(page.body)) } : {}) });
+    res.writeHead(page.status, {
+      ...page.headers,
+      ...(page.body !== undefined ? { 'content-length': String(Buffer.byteLength(page.body)) } : {}),
+    });
     res.end(page.body);
   });
   server.on('connection', (socket: net.Socket) => {
@@ -177,21 +224,50 @@ beforeAll(async () => {
     tls: { cert: pki.good.chain, key: pki.good.key },
     http2: true,
     pages: {
-      '/': { headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'br', ...SECURITY_HEADER_VALUES }, body: brotliCompressSync(HOME_PAGE) },
-      '/challenge': { status: 403, headers: { 'content-type': 'text/html', 'cf-mitigated': 'challenge', server: 'cloudflare' }, body: CHALLENGE_HEAD },
-      '/cf-marker': { status: 503, headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f-FRA' }, body: CHALLENGE_HEAD },
+      '/': {
+        headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'br', ...SECURITY_HEADER_VALUES },
+        body: brotliCompressSync(HOME_PAGE),
+      },
+      '/challenge': {
+        status: 403,
+        headers: { 'content-type': 'text/html', 'cf-mitigated': 'challenge', server: 'cloudflare' },
+        body: CHALLENGE_HEAD,
+      },
+      '/cf-marker': {
+        status: 503,
+        headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f-FRA' },
+        body: CHALLENGE_HEAD,
+      },
     },
   });
-  siteHttp = await startHttpLab({ pages: { '/': { status: 301, headers: { location: `https://${HEALTHY}:${site.port}/` } } } });
+  siteHttp = await startHttpLab({
+    pages: { '/': { status: 301, headers: { location: `https://${HEALTHY}:${site.port}/` } } },
+  });
   poor = await startPoorSite(pki);
-  oldTls = await startTlsServer({ cert: pki.good.chain, key: pki.good.key, minVersion: 'TLSv1', maxVersion: 'TLSv1.1' });
-  plainOnly = await startHttpLab({ pages: { '/': { headers: { 'content-type': 'text/html', 'x-frame-options': 'DENY' }, body: '<title>plain</title>' } } });
+  oldTls = await startTlsServer({
+    cert: pki.good.chain,
+    key: pki.good.key,
+    minVersion: 'TLSv1',
+    maxVersion: 'TLSv1.1',
+  });
+  plainOnly = await startHttpLab({
+    pages: {
+      '/': { headers: { 'content-type': 'text/html', 'x-frame-options': 'DENY' }, body: '<title>plain</title>' },
+    },
+  });
   closedPort = await unusedPort();
 });
 
 afterAll(async () => {
   for (const app of apps) await app.close();
-  await Promise.all([site?.close(), siteHttp?.close(), poor?.close(), oldTls?.close(), plainOnly?.close(), dns?.close()]);
+  await Promise.all([
+    site?.close(),
+    siteHttp?.close(),
+    poor?.close(),
+    oldTls?.close(),
+    plainOnly?.close(),
+    dns?.close(),
+  ]);
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -200,9 +276,17 @@ beforeEach(() => {
   dns.clearQueries();
 });
 
-const check = (target: string, app: TestApp) => app.get(`/api/v1/website-health-check?target=${encodeURIComponent(target)}`);
+const check = (target: string, app: TestApp) =>
+  app.get(`/api/v1/website-health-check?target=${encodeURIComponent(target)}`);
 
-type Check = { id: string; label: string; status: string; summary: string; error: string | null; details: Record<string, unknown> };
+type Check = {
+  id: string;
+  label: string;
+  status: string;
+  summary: string;
+  error: string | null;
+  details: Record<string, unknown>;
+};
 const byId = (checks: Check[]): Record<string, Check> => Object.fromEntries(checks.map((c) => [c.id, c]));
 const statuses = (checks: Check[]): Record<string, string> => Object.fromEntries(checks.map((c) => [c.id, c.status]));
 
@@ -224,7 +308,11 @@ describe('a healthy site', () => {
     const targetUrl = `https://${HEALTHY}:${site.port}/`;
     expect(Object.keys(body.data)).toEqual(['domain', 'targetUrl', 'ip', 'verdict', 'checks']);
     expect(body.data).toMatchObject({ domain: HEALTHY, targetUrl, ip: '127.0.0.1' });
-    expect(body.data.verdict).toEqual({ status: 'ok', headline: 'All 12 checks passed', summary: 'No problems found in 12 checks.' });
+    expect(body.data.verdict).toEqual({
+      status: 'ok',
+      headline: 'All 12 checks passed',
+      summary: 'No problems found in 12 checks.',
+    });
 
     const checks: Check[] = body.data.checks;
     expect(checks.map((c) => c.id)).toEqual(IDS);
@@ -234,19 +322,42 @@ describe('a healthy site', () => {
     }
     const c = byId(checks);
     expect(c.dns!.details).toEqual({ ip: '127.0.0.1', ipv4: ['127.0.0.1'], ipv6: ['::1'] });
-    expect(c.location!).toMatchObject({ label: 'Location', summary: 'The server at 127.0.0.1 is located in Germany (DE).', details: { countryCode: 'DE', country: 'Germany' } });
-    expect(c.organization!.details).toEqual({ orgDomain: 'hosting.example', asn: 'AS64500', asName: 'Lab Hosting GmbH' });
+    expect(c.location!).toMatchObject({
+      label: 'Location',
+      summary: 'The server at 127.0.0.1 is located in Germany (DE).',
+      details: { countryCode: 'DE', country: 'Germany' },
+    });
+    expect(c.organization!.details).toEqual({
+      orgDomain: 'hosting.example',
+      asn: 'AS64500',
+      asName: 'Lab Hosting GmbH',
+    });
     expect(c.ping!.details).toEqual({ avgRoundTripMs: 0.05, packetLossPercent: 0, sent: 4, received: 4 });
     const latency = c.latency!.details as { totalMs: number; breakdown: Record<string, number>; url: string };
     expect(latency.url).toBe(targetUrl);
     expect(Object.keys(latency.breakdown)).toEqual(['dnsMs', 'tcpMs', 'tlsMs', 'remainingMs', 'totalMs']);
     expect(latency.breakdown.tlsMs).toBeGreaterThan(0);
     expect(latency.totalMs).toBe(latency.breakdown.totalMs);
-    const { dnsMs, tcpMs, tlsMs, remainingMs } = latency.breakdown as Record<'dnsMs' | 'tcpMs' | 'tlsMs' | 'remainingMs', number>;
+    const { dnsMs, tcpMs, tlsMs, remainingMs } = latency.breakdown as Record<
+      'dnsMs' | 'tcpMs' | 'tlsMs' | 'remainingMs',
+      number
+    >;
     expect(latency.totalMs).toBeCloseTo(dnsMs + tcpMs + tlsMs + remainingMs, 0);
-    expect(c.http!.details).toEqual({ statusCode: 200, statusText: 'OK', cloudflareBlocked: false, url: targetUrl, finalUrl: targetUrl, httpsRefused: false });
+    expect(c.http!.details).toEqual({
+      statusCode: 200,
+      statusText: 'OK',
+      cloudflareBlocked: false,
+      url: targetUrl,
+      finalUrl: targetUrl,
+      httpsRefused: false,
+    });
     expect(c.redirects!.details).toEqual({ hops: [], finalUrl: targetUrl });
-    expect(c.ssl!.details).toMatchObject({ certificateStatus: 'valid', tlsVersion: 'TLSv1.3', daysRemaining: 89, port: site.port });
+    expect(c.ssl!.details).toMatchObject({
+      certificateStatus: 'valid',
+      tlsVersion: 'TLSv1.3',
+      daysRemaining: 89,
+      port: site.port,
+    });
     expect(c.ssl!.details.percentRemaining as number).toBeGreaterThan(97);
     expect(c.security!.details).toEqual({ present: 5, total: 5, missing: [] });
     expect(c.protocol!.details).toEqual({ protocol: 'HTTP/2' });
@@ -293,9 +404,21 @@ describe('a healthy site', () => {
     expect(res.headers.get('ratelimit-remaining')).toBe(String(300 - 5 * 3));
     const data = res.body.data;
     expect(data.websiteHealthCheck.verdict).toEqual({ status: 'ok' });
-    expect(data.websiteHealthCheck.checks.map((c: { details: { __typename: string } }) => c.details.__typename)).toEqual([
-      'WebsiteDnsDetails', 'WebsiteLocationDetails', 'WebsiteOrganizationDetails', 'WebsitePingDetails', 'WebsiteLatencyDetails', 'WebsiteHttpDetails',
-      'WebsiteRedirectsDetails', 'WebsiteSslDetails', 'WebsiteSecurityDetails', 'WebsiteProtocolDetails', 'WebsiteCompressionDetails', 'WebsitePortsDetails',
+    expect(
+      data.websiteHealthCheck.checks.map((c: { details: { __typename: string } }) => c.details.__typename),
+    ).toEqual([
+      'WebsiteDnsDetails',
+      'WebsiteLocationDetails',
+      'WebsiteOrganizationDetails',
+      'WebsitePingDetails',
+      'WebsiteLatencyDetails',
+      'WebsiteHttpDetails',
+      'WebsiteRedirectsDetails',
+      'WebsiteSslDetails',
+      'WebsiteSecurityDetails',
+      'WebsiteProtocolDetails',
+      'WebsiteCompressionDetails',
+      'WebsitePortsDetails',
     ]);
     expect(data.sslChecker).toEqual({ status: 'valid', port: site.port });
     expect(data.portChecker).toEqual({ status: 'open' });
@@ -306,7 +429,7 @@ describe('a healthy site', () => {
     expect(ping.runs()).toBe(1);
   });
 
-  it('is a composite check: the 30 s bound on REST and GraphQL', () => {
+  it('is registered as a composite check (REST and GraphQL then bound it by server.compositeTimeoutMs)', () => {
     const route = restRouteFor('/api/v1/website-health-check');
     expect(route?.field).toBe('websiteHealthCheck');
     expect(checkSpecForField('websiteHealthCheck')).toMatchObject({ tool: 'website-health-check', composite: true });
@@ -346,12 +469,26 @@ describe('a poor site', () => {
     expect(c.ssl!.summary).toBe(
       'The certificate expires in 20 days (22.5% of its validity period); renew it soon and check that automatic renewal works; TLS 1.2 is the newest version the server offers; enable TLS 1.3 (RFC 8446).',
     );
-    expect(c.ssl!.details).toMatchObject({ daysRemaining: 20, percentRemaining: 22.5, tlsVersion: 'TLSv1.2', certificateStatus: 'valid' });
-    expect(c.security!.summary).toBe('Only 1 of 5 security headers are set; add strict-transport-security, x-frame-options, referrer-policy and content-security-policy.');
-    expect(c.protocol!).toMatchObject({ summary: expect.stringMatching(/HTTP\/1\.1 although HTTP\/2 was offered; enable HTTP\/2/), details: { protocol: 'HTTP/1.1' } });
+    expect(c.ssl!.details).toMatchObject({
+      daysRemaining: 20,
+      percentRemaining: 22.5,
+      tlsVersion: 'TLSv1.2',
+      certificateStatus: 'valid',
+    });
+    expect(c.security!.summary).toBe(
+      'Only 1 of 5 security headers are set; add strict-transport-security, x-frame-options, referrer-policy and content-security-policy.',
+    );
+    expect(c.protocol!).toMatchObject({
+      summary: expect.stringMatching(/HTTP\/1\.1 although HTTP\/2 was offered; enable HTTP\/2/),
+      details: { protocol: 'HTTP/1.1' },
+    });
     const length = Buffer.byteLength(POOR_HOME_PAGE);
-    expect(c.compression!).toMatchObject({ details: { encoding: 'none', contentType: 'text/html', contentLength: length } });
-    expect(c.compression!.summary).toBe(`The page (text/html, ${length} bytes) is sent uncompressed; enable Brotli or gzip for text responses.`);
+    expect(c.compression!).toMatchObject({
+      details: { encoding: 'none', contentType: 'text/html', contentLength: length },
+    });
+    expect(c.compression!.summary).toBe(
+      `The page (text/html, ${length} bytes) is sent uncompressed; enable Brotli or gzip for text responses.`,
+    );
     const base = `https://${POOR}:${poor.port}`;
     expect(c.redirects!.details).toEqual({
       hops: [
@@ -361,26 +498,54 @@ describe('a poor site', () => {
       ],
       finalUrl: `${base}/home`,
     });
-    expect(c.redirects!.summary).toMatch(/^3 redirects before the page, each a round trip for visitors; link and redirect straight to/);
-    expect(c.ping!).toMatchObject({ summary: expect.stringMatching(/^2 of 4 pings answered.*50% packet loss/), details: { packetLossPercent: 50, received: 2 } });
+    expect(c.redirects!.summary).toMatch(
+      /^3 redirects before the page, each a round trip for visitors; link and redirect straight to/,
+    );
+    expect(c.ping!).toMatchObject({
+      summary: expect.stringMatching(/^2 of 4 pings answered.*50% packet loss/),
+      details: { packetLossPercent: 50, received: 2 },
+    });
     expect(c.dns!.summary).toMatch(/add an AAAA record/);
     expect(c.ports!).toMatchObject({
       summary: expect.stringMatching(new RegExp(`^Port ${closedPort} is closed: addresses typed without https://`)),
-      details: { ports: [{ port: closedPort, protocol: 'tcp', status: 'closed' }, { port: poor.port, protocol: 'tcp', status: 'open' }] },
+      details: {
+        ports: [
+          { port: closedPort, protocol: 'tcp', status: 'closed' },
+          { port: poor.port, protocol: 'tcp', status: 'open' },
+        ],
+      },
     });
     expect(data.verdict.status).toBe('warning');
-    expect(data.verdict.headline).toBe('6 warnings (Ping, Redirects, SSL/TLS, Security headers, HTTP protocol and Compression)');
-    expect(data.verdict.summary).toMatch(/^Ping: 2 of 4 pings answered.* Redirects: 3 redirects .* SSL\/TLS: The certificate expires .* 3 more findings below\.$/);
+    expect(data.verdict.headline).toBe(
+      '6 warnings (Ping, Redirects, SSL/TLS, Security headers, HTTP protocol and Compression)',
+    );
+    expect(data.verdict.summary).toMatch(
+      /^Ping: 2 of 4 pings answered.* Redirects: 3 redirects .* SSL\/TLS: The certificate expires .* 3 more findings below\.$/,
+    );
   });
 
   it('an answer of 503 and a certificate about to expire are critical', async () => {
     // 4.5 days left: under 7 days and under 10 %
-    const app = await appWith({ web: { http: siteHttp.port, https: poor.port }, now: pki.issuedAt.getTime() + 85.5 * DAY_MS });
+    const app = await appWith({
+      web: { http: siteHttp.port, https: poor.port },
+      now: pki.issuedAt.getTime() + 85.5 * DAY_MS,
+    });
     const { data } = await (await check(`https://${POOR}:${poor.port}/down`, app)).json();
     const c = byId(data.checks);
-    expect(c.http!).toMatchObject({ status: 'critical', summary: expect.stringMatching(/^The page answers 503 Service Unavailable: visitors see a server error/) });
-    expect(c.ssl!).toMatchObject({ status: 'critical', summary: expect.stringMatching(/^The certificate expires in 4 days \(4\.9% of its validity period\); renew it now\.$/) });
-    expect(data.verdict).toMatchObject({ status: 'critical', headline: expect.stringMatching(/^2 critical problems \(HTTP status and SSL\/TLS\)/) });
+    expect(c.http!).toMatchObject({
+      status: 'critical',
+      summary: expect.stringMatching(/^The page answers 503 Service Unavailable: visitors see a server error/),
+    });
+    expect(c.ssl!).toMatchObject({
+      status: 'critical',
+      summary: expect.stringMatching(
+        /^The certificate expires in 4 days \(4\.9% of its validity period\); renew it now\.$/,
+      ),
+    });
+    expect(data.verdict).toMatchObject({
+      status: 'critical',
+      headline: expect.stringMatching(/^2 critical problems \(HTTP status and SSL\/TLS\)/),
+    });
     expect(data.targetUrl).toBe(`https://${POOR}:${poor.port}/down`);
   });
 
@@ -388,7 +553,10 @@ describe('a poor site', () => {
     const app = await appWith({ web: { http: siteHttp.port, https: oldTls.port } });
     const { data } = await (await check(OLD, app)).json();
     const c = byId(data.checks);
-    expect(c.ssl!).toMatchObject({ status: 'critical', summary: expect.stringMatching(/offers no TLS version of 1\.2 or newer/) });
+    expect(c.ssl!).toMatchObject({
+      status: 'critical',
+      summary: expect.stringMatching(/offers no TLS version of 1\.2 or newer/),
+    });
     for (const id of ['latency', 'http', 'redirects', 'security', 'protocol', 'compression']) {
       expect(c[id]).toMatchObject({ status: 'error', error: expect.stringMatching(/^TLS handshake with .* failed/) });
     }
@@ -404,14 +572,26 @@ describe('a poor site', () => {
     const fetched = `http://${PLAIN}:${plainOnly.port}/`;
     expect(c.http!).toMatchObject({
       status: 'warning',
-      summary: 'The site answers 200 OK over plain HTTP only (https:// refused the connection); serve it over HTTPS and redirect HTTP there.',
+      summary:
+        'The site answers 200 OK over plain HTTP only (https:// refused the connection); serve it over HTTPS and redirect HTTP there.',
       details: { statusCode: 200, url: fetched, finalUrl: fetched, httpsRefused: true },
     });
-    expect(c.ssl!).toMatchObject({ status: 'critical', summary: expect.stringMatching(new RegExp(`^Port ${closedPort} refused the connection, so the site has no HTTPS`)) });
-    expect(c.ports!).toMatchObject({ status: 'warning', summary: expect.stringMatching(new RegExp(`^Port ${closedPort} is closed, so the site has no HTTPS`)) });
+    expect(c.ssl!).toMatchObject({
+      status: 'critical',
+      summary: expect.stringMatching(
+        new RegExp(`^Port ${closedPort} refused the connection, so the site has no HTTPS`),
+      ),
+    });
+    expect(c.ports!).toMatchObject({
+      status: 'warning',
+      summary: expect.stringMatching(new RegExp(`^Port ${closedPort} is closed, so the site has no HTTPS`)),
+    });
     expect(c.protocol!).toMatchObject({ status: 'warning', summary: expect.stringMatching(/plain HTTP\/1\.1/) });
     expect((c.latency!.details as { breakdown: { tlsMs: number } }).breakdown.tlsMs).toBe(0);
-    expect(c.security!.details).toMatchObject({ present: 1, missing: expect.arrayContaining(['strict-transport-security']) });
+    expect(c.security!.details).toMatchObject({
+      present: 1,
+      missing: expect.arrayContaining(['strict-transport-security']),
+    });
     expect(data.verdict.status).toBe('critical');
   });
 
@@ -453,13 +633,19 @@ describe('parts that fail', () => {
     const c = byId(checks);
     expect(c.location!).toMatchObject({
       error: 'no answer from ipinfo.io:443 within 1000 ms',
-      summary: expect.stringMatching(/^This check could not run \(no answer from ipinfo\.io:443 within 1000 ms\); run the health check again/),
+      summary: expect.stringMatching(
+        /^This check could not run \(no answer from ipinfo\.io:443 within 1000 ms\); run the health check again/,
+      ),
       details: { countryCode: null, country: null },
     });
-    expect(c.http!).toMatchObject({ error: `no complete answer from ${HEALTHY}:${site.port} within ${FETCH_TIMEOUT_MS} ms`, details: { statusCode: null } });
+    expect(c.http!).toMatchObject({
+      error: `no complete answer from ${HEALTHY}:${site.port} within ${FETCH_TIMEOUT_MS} ms`,
+      details: { statusCode: null },
+    });
     expect(data.verdict).toMatchObject({
       status: 'warning',
-      headline: '8 checks could not run (Location, Organization, Latency, HTTP status, Redirects, Security headers, HTTP protocol and Compression)',
+      headline:
+        '8 checks could not run (Location, Organization, Latency, HTTP status, Redirects, Security headers, HTTP protocol and Compression)',
     });
     await site.waitForAllClosed();
   });
@@ -468,9 +654,15 @@ describe('parts that fail', () => {
     const app = await appWith({ web: healthyWeb() });
     const { data } = await (await check(`https://${HEALTHY}:${site.port}/loop/a`, app)).json();
     const c = byId(data.checks);
-    expect(c.http!).toMatchObject({ status: 'critical', summary: expect.stringMatching(/^The page redirects in a loop/) });
+    expect(c.http!).toMatchObject({
+      status: 'critical',
+      summary: expect.stringMatching(/^The page redirects in a loop/),
+    });
     expect(c.redirects!.status).toBe('critical');
-    expect(c.security!).toMatchObject({ status: 'error', error: expect.stringMatching(/^no page to measure: redirect loop/) });
+    expect(c.security!).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/^no page to measure: redirect loop/),
+    });
     expect(data.verdict.status).toBe('critical');
   });
 
@@ -478,7 +670,13 @@ describe('parts that fail', () => {
     const app = await appWith({ web: healthyWeb() });
     for (const path of ['/challenge', '/cf-marker']) {
       const { data } = await (await check(`https://${HEALTHY}:${site.port}${path}`, app)).json();
-      expect(byId(data.checks).http!).toMatchObject({ status: 'warning', details: { cloudflareBlocked: true }, summary: expect.stringMatching(/^Cloudflare answered (403 Forbidden|503 Service Unavailable) with a challenge page/) });
+      expect(byId(data.checks).http!).toMatchObject({
+        status: 'warning',
+        details: { cloudflareBlocked: true },
+        summary: expect.stringMatching(
+          /^Cloudflare answered (403 Forbidden|503 Service Unavailable) with a challenge page/,
+        ),
+      });
     }
   });
 });
@@ -493,7 +691,9 @@ describe('refusals and failures of the whole check', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       ok: false,
-      error: expect.stringMatching(/^target healthy\.lab\.test resolves to (127\.0\.0\.1|::1), an? .* address; checks of private or internal addresses are refused$/),
+      error: expect.stringMatching(
+        /^target healthy\.lab\.test resolves to (127\.0\.0\.1|::1), an? .* address; checks of private or internal addresses are refused$/,
+      ),
       meta: { tool: 'website-health-check', version: 'v1' },
     });
     expect(site.connectionCount()).toBe(before.site);
@@ -505,7 +705,13 @@ describe('refusals and failures of the whole check', () => {
 
   it('bad input is a 400 naming the parameter', async () => {
     const app = await appWith({ web: healthyWeb() });
-    for (const query of ['', 'target=', 'target=ftp%3A%2F%2Fa.lab.test%2F', 'target=a%20b.lab.test', 'target=https%3A%2F%2F127.0.0.1%2F']) {
+    for (const query of [
+      '',
+      'target=',
+      'target=ftp%3A%2F%2Fa.lab.test%2F',
+      'target=a%20b.lab.test',
+      'target=https%3A%2F%2F127.0.0.1%2F',
+    ]) {
       const res = await app.get(`/api/v1/website-health-check${query ? `?${query}` : ''}`);
       expect(res.status, query).toBe(400);
       expect((await res.json()).error, query).toMatch(/target/);
@@ -516,7 +722,9 @@ describe('refusals and failures of the whole check', () => {
     const app = await appWith({ web: healthyWeb() });
     const none = await check(NO_ADDRESS, app);
     expect(none.status).toBe(400);
-    expect((await none.json()).error).toBe(`target: ${NO_ADDRESS} has no A or AAAA record, so there is no address to check`);
+    expect((await none.json()).error).toBe(
+      `target: ${NO_ADDRESS} has no A or AAAA record, so there is no address to check`,
+    );
     dns.setBehaviour(BROKEN_DNS, { servfail: true });
     const failed = await check(BROKEN_DNS, app);
     expect(failed.status).toBe(502);

@@ -173,7 +173,11 @@ export async function startDnsLab(options: DnsLabOptions = {}): Promise<DnsLab> 
     queries: [],
     errors: [],
     setBehaviour(name, behaviour, type) {
-      rules.push({ match: typeof name === 'string' && name !== '*' ? canonical(name) : name, type: type?.toUpperCase(), behaviour });
+      rules.push({
+        match: typeof name === 'string' && name !== '*' ? canonical(name) : name,
+        type: type?.toUpperCase(),
+        behaviour,
+      });
     },
     clearBehaviours() {
       rules.length = 0;
@@ -297,19 +301,38 @@ export async function startDnsLab(options: DnsLabOptions = {}): Promise<DnsLab> 
       additionals:
         opt === undefined
           ? []
-          : [{ type: 'OPT', name: '.', udpPayloadSize: UDP_CAP, extendedRcode: 0, ednsVersion: 0, flags: dnssecOk ? dnsPacket.DNSSEC_OK : 0, flag_do: dnssecOk, options: [] }],
+          : [
+              {
+                type: 'OPT',
+                name: '.',
+                udpPayloadSize: UDP_CAP,
+                extendedRcode: 0,
+                ednsVersion: 0,
+                flags: dnssecOk ? dnsPacket.DNSSEC_OK : 0,
+                flag_do: dnssecOk,
+                options: [],
+              },
+            ],
     };
     let encoded: Buffer;
     try {
       encoded = dnsPacket.encode(packet);
     } catch (e) {
-      lab.errors.push(new Error(`dns lab: cannot encode the answer to ${question.type} ${name}: ${(e as Error).message}`));
+      lab.errors.push(
+        new Error(`dns lab: cannot encode the answer to ${question.type} ${name}: ${(e as Error).message}`),
+      );
       encoded = dnsPacket.encode({ ...packet, flags: flags | RCODE_SERVFAIL, answers: [], authorities: [] });
     }
     if (transport === 'udp') {
-      const clientLimit = opt !== undefined && 'udpPayloadSize' in opt ? Math.max(CLASSIC_UDP, opt.udpPayloadSize) : CLASSIC_UDP;
+      const clientLimit =
+        opt !== undefined && 'udpPayloadSize' in opt ? Math.max(CLASSIC_UDP, opt.udpPayloadSize) : CLASSIC_UDP;
       if (behaviour.truncate || encoded.length > Math.min(clientLimit, UDP_CAP)) {
-        encoded = dnsPacket.encode({ ...packet, flags: flags | content.rcode | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [] });
+        encoded = dnsPacket.encode({
+          ...packet,
+          flags: flags | content.rcode | dnsPacket.TRUNCATED_RESPONSE,
+          answers: [],
+          authorities: [],
+        });
       }
     }
     return encoded;
@@ -370,7 +393,10 @@ function resolveInZone(records: readonly LabZoneRecord[], qname: string, qtype: 
   const signatures = (owner: string, covered: string): LabZoneRecord[] =>
     dnssecOk
       ? records.filter(
-          (r) => r.type === 'RRSIG' && canonical(r.name) === owner && (r.data as { typeCovered?: string }).typeCovered === covered,
+          (r) =>
+            r.type === 'RRSIG' &&
+            canonical(r.name) === owner &&
+            (r.data as { typeCovered?: string }).typeCovered === covered,
         )
       : [];
   let owner = qname;
@@ -459,7 +485,9 @@ async function bindSamePort(host: string): Promise<{ udp: dgram.Socket; tcp: net
       await new Promise<void>((resolve) => udp.close(() => resolve()));
     }
   }
-  throw new Error(`dns lab: no port free for both UDP and TCP on ${host} after ${PORT_ATTEMPTS} attempts`, { cause: lastError });
+  throw new Error(`dns lab: no port free for both UDP and TCP on ${host} after ${PORT_ATTEMPTS} attempts`, {
+    cause: lastError,
+  });
 }
 
 /** Terse record builders in dns-packet's shapes. Binary fields are given as base64 or hex strings. */
@@ -476,16 +504,34 @@ export const rr = {
     data: { preference, exchange },
   }),
   /** one TXT record; a string longer than 255 bytes is split into several character-strings */
-  txt: (name: string, text: string | Buffer | (string | Buffer)[], ttl?: number): LabZoneRecord => ({ name, type: 'TXT', ttl, data: text }),
+  txt: (name: string, text: string | Buffer | (string | Buffer)[], ttl?: number): LabZoneRecord => ({
+    name,
+    type: 'TXT',
+    ttl,
+    data: text,
+  }),
   soa: (
     name: string,
-    fields: Partial<{ mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number }> = {},
+    fields: Partial<{
+      mname: string;
+      rname: string;
+      serial: number;
+      refresh: number;
+      retry: number;
+      expire: number;
+      minimum: number;
+    }> = {},
     ttl?: number,
   ): LabZoneRecord => ({
     name,
     type: 'SOA',
     ttl,
-    data: { ...(DEFAULT_LAB_SOA.data as object), mname: `ns1.${canonical(name)}`, rname: `hostmaster.${canonical(name)}`, ...fields },
+    data: {
+      ...(DEFAULT_LAB_SOA.data as object),
+      mname: `ns1.${canonical(name)}`,
+      rname: `hostmaster.${canonical(name)}`,
+      ...fields,
+    },
   }),
   srv: (name: string, priority: number, weight: number, port: number, target: string, ttl?: number): LabZoneRecord => ({
     name,
@@ -499,7 +545,14 @@ export const rr = {
     ttl,
     data: { flags, tag, value },
   }),
-  ds: (name: string, keyTag: number, algorithm: number, digestType: number, digestHex: string, ttl?: number): LabZoneRecord => ({
+  ds: (
+    name: string,
+    keyTag: number,
+    algorithm: number,
+    digestType: number,
+    digestHex: string,
+    ttl?: number,
+  ): LabZoneRecord => ({
     name,
     type: 'DS',
     ttl,

@@ -17,7 +17,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HostPort } from '../../src/config.js';
 import { startUnboundAuthoritative, startUnboundResolver, type UnboundServer } from './unbound.js';
-import { corruptSignature, currentValidity, expiredValidity, generateKey, signZone, writeZoneFile } from './zone-signing.js';
+import {
+  corruptSignature,
+  currentValidity,
+  expiredValidity,
+  generateKey,
+  signZone,
+  writeZoneFile,
+} from './zone-signing.js';
 
 export const DNSSEC_LAB_ZONES = {
   enabled: 'secure.lab',
@@ -62,10 +69,19 @@ export async function startDnssecLab(): Promise<DnssecLab> {
     ]);
 
     const children = await Promise.all([
-      signZone(writeZoneFile(dir, enabled, childZoneLines()), enabledKey, valid).then((zonefile) => ({ name: enabled, zonefile })),
-      signZone(writeZoneFile(dir, insecure, childZoneLines()), insecureKey, valid).then((zonefile) => ({ name: insecure, zonefile })),
+      signZone(writeZoneFile(dir, enabled, childZoneLines()), enabledKey, valid).then((zonefile) => ({
+        name: enabled,
+        zonefile,
+      })),
+      signZone(writeZoneFile(dir, insecure, childZoneLines()), insecureKey, valid).then((zonefile) => ({
+        name: insecure,
+        zonefile,
+      })),
       { name: disabled, zonefile: writeZoneFile(dir, disabled, childZoneLines()) },
-      signZone(writeZoneFile(dir, bogusExpired, childZoneLines()), expiredKey, expiredValidity()).then((zonefile) => ({ name: bogusExpired, zonefile })),
+      signZone(writeZoneFile(dir, bogusExpired, childZoneLines()), expiredKey, expiredValidity()).then((zonefile) => ({
+        name: bogusExpired,
+        zonefile,
+      })),
       signZone(writeZoneFile(dir, bogusSignature, childZoneLines()), badsigKey, valid).then((zonefile) => {
         corruptSignature(zonefile, bogusSignature, 'DNSKEY');
         return { name: bogusSignature, zonefile };

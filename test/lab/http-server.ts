@@ -87,7 +87,10 @@ interface StreamingResponse {
   on(event: 'close', listener: () => void): unknown;
 }
 
-type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => void;
+type Handler = (
+  req: http.IncomingMessage | http2.Http2ServerRequest,
+  res: http.ServerResponse | http2.Http2ServerResponse,
+) => void;
 
 export async function startHttpLab(options: LabOptions = {}): Promise<HttpLab> {
   const host = options.host ?? '127.0.0.1';
@@ -108,20 +111,32 @@ export async function startHttpLab(options: LabOptions = {}): Promise<HttpLab> {
   const handler: Handler = (req, response) => {
     const res = response as unknown as StreamingResponse;
     const target = new URL(req.url ?? '/', 'http://lab.invalid');
-    requests.push({ method: req.method ?? '', path: req.url ?? '', httpVersion: req.httpVersion, headers: { ...req.headers } });
+    requests.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      httpVersion: req.httpVersion,
+      headers: { ...req.headers },
+    });
     const path = target.pathname;
     const page = options.pages?.[path];
     if (page !== undefined) return send(response, page);
     if (path === '/ok') {
-      return send(response, { headers: { 'content-type': 'text/html; charset=utf-8', ...SECURITY_HEADER_VALUES }, body: '<title>ok</title>' });
+      return send(response, {
+        headers: { 'content-type': 'text/html; charset=utf-8', ...SECURITY_HEADER_VALUES },
+        body: '<title>ok</title>',
+      });
     }
     if (path === '/redirect') {
-      return send(response, { status: Number(target.searchParams.get('status') ?? '302'), headers: { location: target.searchParams.get('to') ?? '/ok' } });
+      return send(response, {
+        status: Number(target.searchParams.get('status') ?? '302'),
+        headers: { location: target.searchParams.get('to') ?? '/ok' },
+      });
     }
     const chain = /^\/chain\/(\d+)$/.exec(path);
     if (chain) {
       const n = Number(chain[1]);
-      if (n === 0) return send(response, { headers: { 'content-type': 'text/html' }, body: '<title>end of chain</title>' });
+      if (n === 0)
+        return send(response, { headers: { 'content-type': 'text/html' }, body: '<title>end of chain</title>' });
       return send(response, { status: 302, headers: { location: String(n - 1) } });
     }
     if (path === '/loop/a') return send(response, { status: 301, headers: { location: '/loop/b' } });
@@ -178,7 +193,7 @@ export async function startHttpLab(options: LabOptions = {}): Promise<HttpLab> {
     open.add(socket);
     socket.on('close', () => {
       open.delete(socket);
-      if (open.size === 0) closedWaiters.splice(0).forEach((wake) => wake());
+      if (open.size === 0) for (const wake of closedWaiters.splice(0)) wake();
     });
   });
   // A client that drops the connection mid-handshake is expected in these tests.
@@ -205,7 +220,10 @@ export async function startHttpLab(options: LabOptions = {}): Promise<HttpLab> {
     waitForAllClosed(timeoutMs = 2000) {
       if (open.size === 0) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${open.size} lab connection(s) still open after ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`${open.size} lab connection(s) still open after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         closedWaiters.push(() => {
           clearTimeout(timer);
           resolve();

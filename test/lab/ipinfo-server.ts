@@ -81,9 +81,16 @@ export async function startFakeIpinfo(): Promise<FakeIpinfo> {
     });
     const m = /\/lite\/([^/]+)$/.exec(url.pathname);
     const ip = m ? decodeURIComponent(m[1]!) : '';
-    const reply = replies.get(ip) ?? { kind: 'status', status: 404, body: '{"error":{"title":"Wrong ip","message":"Please provide a valid IP address"}}' };
+    const reply = replies.get(ip) ?? {
+      kind: 'status',
+      status: 404,
+      body: '{"error":{"title":"Wrong ip","message":"Please provide a valid IP address"}}',
+    };
     const sendJson = (status: number, body: string): void => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
     };
     switch (reply.kind) {

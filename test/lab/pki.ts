@@ -63,7 +63,10 @@ function leafExtensions(dnsNames: string[], ips: string[]) {
     { name: 'extKeyUsage' as const, serverAuth: true },
     {
       name: 'subjectAltName' as const,
-      altNames: [...dnsNames.map((value) => ({ type: 2 as const, value })), ...ips.map((ip) => ({ type: 7 as const, ip }))],
+      altNames: [
+        ...dnsNames.map((value) => ({ type: 2 as const, value })),
+        ...ips.map((ip) => ({ type: 7 as const, ip })),
+      ],
     },
   ];
 }
@@ -73,12 +76,18 @@ async function build(): Promise<LabPki> {
   const at = (days: number): Date => new Date(issuedAt.getTime() + days * DAY_MS);
   const ec = { keyType: 'ec' as const, curve: 'P-256' as const, algorithm: 'sha256' };
 
-  const root = await generate([{ name: 'commonName', value: 'Netdiag Lab Root CA' }, { name: 'organizationName', value: 'Netdiag Lab' }], {
-    ...ec,
-    notBeforeDate: at(-30),
-    notAfterDate: at(3650),
-    extensions: CA_EXTENSIONS,
-  });
+  const root = await generate(
+    [
+      { name: 'commonName', value: 'Netdiag Lab Root CA' },
+      { name: 'organizationName', value: 'Netdiag Lab' },
+    ],
+    {
+      ...ec,
+      notBeforeDate: at(-30),
+      notAfterDate: at(3650),
+      extensions: CA_EXTENSIONS,
+    },
+  );
   const rootPair = { cert: pem(root.cert), key: pem(root.private) };
   const intermediate = await generate([{ name: 'commonName', value: 'Netdiag Lab Intermediate CA' }], {
     ...ec,
@@ -91,7 +100,13 @@ async function build(): Promise<LabPki> {
 
   const goodNames = [LAB_HOST, LAB_WILDCARD];
   const goodIps = ['127.0.0.1', '::1'];
-  const leaf = async (commonName: string, names: string[], ips: string[], from: number, to: number): Promise<LabLeaf> => {
+  const leaf = async (
+    commonName: string,
+    names: string[],
+    ips: string[],
+    from: number,
+    to: number,
+  ): Promise<LabLeaf> => {
     const made = await generate([{ name: 'commonName', value: commonName }], {
       ...ec,
       notBeforeDate: at(from),

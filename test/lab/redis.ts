@@ -80,7 +80,20 @@ export async function startRedisLab(): Promise<RedisLab> {
   let exited: Promise<void> = Promise.resolve();
 
   const launch = async (): Promise<boolean> => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--loglevel',
+      'warning',
+    ];
     const proc = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     proc.stderr?.on('data', (d) => (stderr += d));

@@ -114,7 +114,8 @@ export async function startBlackhole(host = '127.0.0.1'): Promise<Blackhole> {
     socket.on('error', () => {});
     fillers.push(socket);
   }
-  if (fillers.length === MAX_FILLERS) throw new Error('the blackhole listener kept accepting: cannot emulate a filtered port here');
+  if (fillers.length === MAX_FILLERS)
+    throw new Error('the blackhole listener kept accepting: cannot emulate a filtered port here');
   return {
     host,
     port,

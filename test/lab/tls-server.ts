@@ -136,7 +136,8 @@ export async function startTlsServer(opts: LabTlsServerOptions): Promise<LabTlsS
         const deadline = Date.now() + timeoutMs;
         const poll = (): void => {
           if (handshakes.length >= count) resolve(handshakes);
-          else if (Date.now() > deadline) reject(new Error(`lab TLS server saw ${handshakes.length} handshakes, expected ${count}`));
+          else if (Date.now() > deadline)
+            reject(new Error(`lab TLS server saw ${handshakes.length} handshakes, expected ${count}`));
           else setTimeout(poll, 5);
         };
         poll();

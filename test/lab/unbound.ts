@@ -89,7 +89,9 @@ export async function startUnboundResolver(
 ): Promise<UnboundServer> {
   const [first] = options.stubs;
   if (first === undefined) throw new Error('a resolver without stub zones would use the real root hints');
-  const stubs = options.stubs.some((s) => fqdn(s.name) === '.') ? options.stubs : [{ name: '.', server: first.server }, ...options.stubs];
+  const stubs = options.stubs.some((s) => fqdn(s.name) === '.')
+    ? options.stubs
+    : [{ name: '.', server: first.server }, ...options.stubs];
   const body = [
     '  module-config: "validator iterator"',
     '  do-not-query-localhost: no',
@@ -100,7 +102,11 @@ export async function startUnboundResolver(
     '  prefetch: no',
     '  val-log-level: 2',
     ...options.trustAnchors.map((ds) => `  trust-anchor: "${ds}"`),
-    ...stubs.flatMap((s) => ['stub-zone:', `  name: "${fqdn(s.name)}"`, `  stub-addr: ${s.server.host}@${s.server.port}`]),
+    ...stubs.flatMap((s) => [
+      'stub-zone:',
+      `  name: "${fqdn(s.name)}"`,
+      `  stub-addr: ${s.server.host}@${s.server.port}`,
+    ]),
   ];
   return startUnbound(dir, 'resolver', body, { name: first.name, recursionDesired: true });
 }
@@ -207,7 +213,11 @@ async function freePort(): Promise<number> {
 }
 
 /** Sends an SOA question every 100 ms until any answer comes back, the process exits, or ten seconds pass. */
-async function waitUntilAnswering(address: HostPort, probe: { name: string; recursionDesired: boolean }, exited: Promise<void>): Promise<void> {
+async function waitUntilAnswering(
+  address: HostPort,
+  probe: { name: string; recursionDesired: boolean },
+  exited: Promise<void>,
+): Promise<void> {
   let gone = false;
   void exited.then(() => (gone = true));
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -225,7 +235,8 @@ async function waitUntilAnswering(address: HostPort, probe: { name: string; recu
     });
     while (!answered) {
       if (gone) throw new Error('the process exited');
-      if (Date.now() > deadline) throw new Error(`no answer on ${address.host}:${address.port} within ${START_TIMEOUT_MS} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`no answer on ${address.host}:${address.port} within ${START_TIMEOUT_MS} ms`);
       socket.send(query, address.port, address.host);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -40,7 +40,10 @@ export function expiredValidity(daysAgo = 10, nowSeconds = Math.floor(Date.now()
 
 export async function generateKey(dir: string, zone: string): Promise<ZoneKey> {
   const origin = zone.endsWith('.') ? zone : `${zone}.`;
-  const { stdout } = await run('ldns-keygen', ['-a', 'ECDSAP256SHA256', '-k', origin], { cwd: dir, timeout: TOOL_TIMEOUT_MS });
+  const { stdout } = await run('ldns-keygen', ['-a', 'ECDSAP256SHA256', '-k', origin], {
+    cwd: dir,
+    timeout: TOOL_TIMEOUT_MS,
+  });
   const name = stdout.trim().split('\n').pop() ?? '';
   if (!name.startsWith('K')) throw new Error(`ldns-keygen printed no key name for ${origin}: ${stdout}`);
   const base = join(dir, name);
@@ -58,9 +61,13 @@ export function writeZoneFile(dir: string, zone: string, lines: readonly string[
 /** Signs a zone file (NSEC chain included) and returns the signed file's path. */
 export async function signZone(zoneFile: string, key: ZoneKey, validity: Validity): Promise<string> {
   const out = `${zoneFile}.signed`;
-  await run('ldns-signzone', ['-i', String(validity.inception), '-e', String(validity.expiration), '-f', out, zoneFile, key.base], {
-    timeout: TOOL_TIMEOUT_MS,
-  });
+  await run(
+    'ldns-signzone',
+    ['-i', String(validity.inception), '-e', String(validity.expiration), '-f', out, zoneFile, key.base],
+    {
+      timeout: TOOL_TIMEOUT_MS,
+    },
+  );
   return out;
 }
 

@@ -29,7 +29,10 @@ import type { CheckContext } from '../context.js';
 import { recordText, type LookupType } from './records.js';
 
 /** The part of the check context this module uses. */
-export type AuthoritativeContext = Pick<CheckContext, 'resolve' | 'addresses' | 'dnsLive' | 'guard' | 'dnsAuthoritativePort'>;
+export type AuthoritativeContext = Pick<
+  CheckContext,
+  'resolve' | 'addresses' | 'dnsLive' | 'guard' | 'dnsAuthoritativePort'
+>;
 
 /** NS hosts asked for one zone: more add load, not certainty. */
 export const MAX_SERVERS = 4;
@@ -41,7 +44,11 @@ export const MAX_ZONES = 4;
  * NODATA), or null when no authoritative server answered. Failed questions to the system resolver
  * are thrown (ProbeError): the caller decides what they mean.
  */
-export async function authoritativeRecords(ctx: AuthoritativeContext, name: string, type: LookupType): Promise<string[] | null> {
+export async function authoritativeRecords(
+  ctx: AuthoritativeContext,
+  name: string,
+  type: LookupType,
+): Promise<string[] | null> {
   let owner = canonical(name);
   for (let zone = 0; zone < MAX_ZONES; zone++) {
     const response = await askZoneServers(ctx, owner, type);
@@ -76,13 +83,20 @@ async function zoneServers(ctx: AuthoritativeContext, name: string): Promise<Hos
   const apex = await zoneApex(ctx, name);
   if (apex === null) return [];
   const nsAnswer = await ctx.resolve(apex, 'NS');
-  const hosts = [...new Set(nsAnswer.answers.filter((r) => r.type === 'NS' && canonical(r.name) === apex).map((r) => canonical(r.data as string)))]
+  const hosts = [
+    ...new Set(
+      nsAnswer.answers
+        .filter((r) => r.type === 'NS' && canonical(r.name) === apex)
+        .map((r) => canonical(r.data as string)),
+    ),
+  ]
     .sort()
     .slice(0, MAX_SERVERS);
   const picked = await Promise.all(hosts.map((host) => firstAllowedAddress(ctx, host)));
   const servers: HostPort[] = [];
   for (const address of picked) {
-    if (address !== null && !servers.some((s) => s.host === address)) servers.push({ host: address, port: ctx.dnsAuthoritativePort });
+    if (address !== null && !servers.some((s) => s.host === address))
+      servers.push({ host: address, port: ctx.dnsAuthoritativePort });
   }
   return servers;
 }

@@ -7,16 +7,24 @@
  * only AAAA records is reported as `ipv6Only` and nothing is checked: block lists are keyed by IPv4
  * address in practice, and an IPv6 literal is refused as input for the same reason. A special-purpose
  * IPv4 address (RFC 6890: private, loopback, documentation, …) is refused with TARGET_REFUSED:
- * public lists do not list such space, so any answer about it would mean nothing. `targets.allow`
- * does not change that — it governs where probes may connect, and nothing connects to this address.
+ * public lists do not list such space, so any answer about it would mean nothing — unless
+ * `targets.allow` covers it: that key means "treat these ranges as public here" (configuration.md),
+ * for every check alike (an operator's internal lists, the test labs).
  */
 import { InputError, TargetRefusedError } from '../../errors.js';
-import { classifyAddress } from '../../net/address-class.js';
+import { refusedRange } from '../../net/address-class.js';
 import { recordsOfType } from '../../probes/dns.js';
-import { isProbeError } from '../../probes/errors.js';
+import { isProbeError, ProbeError } from '../../probes/errors.js';
 import { parseHostOrIp, type HostOrIp } from '../../validation.js';
 import type { CheckContext } from '../context.js';
-import { classifyDnsblOutcome, countListed, dnsblQueryName, type DnsblListResult, type DnsblOutcome, type DnsblZone } from './dnsbl.js';
+import {
+  classifyDnsblOutcome,
+  countListed,
+  dnsblQueryName,
+  type DnsblListResult,
+  type DnsblOutcome,
+  type DnsblZone,
+} from './dnsbl.js';
 
 export interface DnsblCheckResult {
   /** the host as given (normalised: lower case, numeric IPv4 forms as dotted quads) */
@@ -33,7 +41,7 @@ export interface DnsblCheckResult {
 }
 
 /** `host`: an IPv4 address or a domain (api-v1.md rule 11). Pure: refuses what can be refused before any question. */
-export function parseDnsblHost(parameter: string, value: string): HostOrIp {
+export function parseDnsblHost(parameter: string, value: string, allow: readonly string[]): HostOrIp {
   const host = parseHostOrIp(parameter, value);
   if (host.kind === 'ip' && host.family === 6) {
     throw new InputError(
@@ -41,13 +49,13 @@ export function parseDnsblHost(parameter: string, value: string): HostOrIp {
       `${parameter}: ${host.ip} is an IPv6 address; block lists are checked for IPv4 addresses, so give an IPv4 address or a domain`,
     );
   }
-  if (host.kind === 'ip') refuseSpecialPurpose(host.ip, host.ip);
+  if (host.kind === 'ip') refuseSpecialPurpose(host.ip, host.ip, allow);
   return host;
 }
 
-function refuseSpecialPurpose(ip: string, target: string): void {
-  const verdict = classifyAddress(ip);
-  if (verdict.special) throw new TargetRefusedError(target, ip, verdict.range);
+function refuseSpecialPurpose(ip: string, target: string, allow: readonly string[]): void {
+  const range = refusedRange(ip, allow);
+  if (range !== null) throw new TargetRefusedError(target, ip, range);
 }
 
 export async function runDnsblCheck(ctx: CheckContext, host: HostOrIp): Promise<DnsblCheckResult> {
@@ -62,30 +70,65 @@ export async function runDnsblCheck(ctx: CheckContext, host: HostOrIp): Promise<
     }
     return { host: hostname, ip: ipv6.address, resolvedFrom: hostname, results: [], listedCount: 0, ipv6Only: true };
   }
-  refuseSpecialPurpose(ipv4.address, hostname);
+  refuseSpecialPurpose(ipv4.address, hostname, ctx.config.targets.allow);
   return checkAddress(ctx, hostname, ipv4.address, hostname);
 }
 
-async function checkAddress(ctx: CheckContext, host: string, ip: string, resolvedFrom: string | null): Promise<DnsblCheckResult> {
-  const results = await Promise.all(ctx.config.dnsbl.zones.map((list) => checkList(ctx, ip, list)));
+async function checkAddress(
+  ctx: CheckContext,
+  host: string,
+  ip: string,
+  resolvedFrom: string | null,
+): Promise<DnsblCheckResult> {
+  const checked = await Promise.all(ctx.config.dnsbl.zones.map((list) => checkList(ctx, ip, list)));
+  const results = checked.map((c) => c.result);
+  if (results.length > 0 && results.every((r) => r.status === 'error')) throw noListAnswered(checked);
   return { host, ip, resolvedFrom, results, listedCount: countListed(results), ipv6Only: false };
 }
 
+/**
+ * Not one list could be asked, or every one answered with its own error code: the check could not be
+ * done, which is a 502 (a 504 when every question ran out of time), as dns-lookup answers when every
+ * question failed (README "Envelope and status codes"), rather than a 200 that reads like a result.
+ */
+function noListAnswered(checked: readonly CheckedList[]): ProbeError {
+  const timedOut = checked.every((c) => c.failure?.kind === 'TIMEOUT');
+  const first = checked[0]!;
+  const reasons = checked.slice(0, 3).map((c) => `${c.result.zone}: ${c.result.reason ?? 'error'}`);
+  const more = checked.length > 3 ? `; and ${checked.length - 3} more` : '';
+  return new ProbeError(
+    timedOut ? 'TIMEOUT' : (first.failure?.kind ?? 'MALFORMED'),
+    first.failure?.upstream ?? first.result.zone,
+    `no block list could be checked (${reasons.join('; ')}${more})`,
+  );
+}
+
+interface CheckedList {
+  result: DnsblListResult;
+  /** the question failed (time-out, SERVFAIL, unreachable): no answer from the list at all */
+  failure?: ProbeError;
+}
+
 /** One list: its A answer decides; a listing also gets the list's TXT explanation (RFC 5782 §2.1). */
-async function checkList(ctx: CheckContext, ip: string, list: DnsblZone): Promise<DnsblListResult> {
+async function checkList(ctx: CheckContext, ip: string, list: DnsblZone): Promise<CheckedList> {
   const query = dnsblQueryName(ip, list.zone);
   let outcome: DnsblOutcome;
   try {
     const response = await ctx.resolve(query, 'A');
-    outcome = { kind: 'answer', rcode: response.rcode, addresses: recordsOfType(response, query, 'A').map((r) => r.data as string) };
+    outcome = {
+      kind: 'answer',
+      rcode: response.rcode,
+      addresses: recordsOfType(response, query, 'A').map((r) => r.data as string),
+    };
   } catch (e) {
     // The request ending is not a finding about this list: let it end the check.
-    if (isProbeError(e) && e.kind !== 'ABORTED') return classifyDnsblOutcome(list, query, { kind: 'error', error: e });
+    if (isProbeError(e) && e.kind !== 'ABORTED')
+      return { result: classifyDnsblOutcome(list, query, { kind: 'error', error: e }), failure: e };
     throw e;
   }
   const result = classifyDnsblOutcome(list, query, outcome);
-  if (result.status !== 'listed') return result;
-  return classifyDnsblOutcome(list, query, { ...outcome, txt: await listingExplanation(ctx, query) });
+  if (result.status !== 'listed') return { result };
+  return { result: classifyDnsblOutcome(list, query, { ...outcome, txt: await listingExplanation(ctx, query) }) };
 }
 
 /**

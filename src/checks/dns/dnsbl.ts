@@ -85,11 +85,20 @@ export function classifyDnsblOutcome(list: DnsblZone, query: string, outcome: Dn
   if (listError !== undefined) return result('error', codes, listErrorReason(list.zone, listError));
   const notListing = codes.find((c) => c === '127.0.0.0' || c === '127.0.0.1');
   if (notListing !== undefined) {
-    return result('error', codes, `answer ${notListing} is not a listing: the list refuses the query or lists every address`);
+    return result(
+      'error',
+      codes,
+      `answer ${notListing} is not a listing: the list refuses the query or lists every address`,
+    );
   }
   const txt = outcome.txt?.filter((t) => t.trim() !== '') ?? [];
   const meanings = codes.map((c) => knownMeaning(list.zone, c)).filter((m): m is string => m !== null);
-  const reason = txt.length > 0 ? txt.join(' ') : meanings.length > 0 ? [...new Set(meanings)].join(', ') : `listed (${codes.join(', ')})`;
+  const reason =
+    txt.length > 0
+      ? txt.join(' ')
+      : meanings.length > 0
+        ? [...new Set(meanings)].join(', ')
+        : `listed (${codes.join(', ')})`;
   return result('listed', codes, reason);
 }
 

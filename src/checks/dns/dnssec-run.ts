@@ -39,17 +39,26 @@ export async function runDnssecTest(ctx: CheckContext, domain: string): Promise<
   const server = ctx.systemResolver;
   const ask = (type: 'DNSKEY' | 'DS', checkingDisabled: boolean) =>
     ctx.dns({ name: domain, type, server, dnssecOk: true, checkingDisabled });
-  const [validating, unchecked, delegation] = await Promise.allSettled([ask('DNSKEY', false), ask('DNSKEY', true), ask('DS', true)]);
+  const [validating, unchecked, delegation] = await Promise.allSettled([
+    ask('DNSKEY', false),
+    ask('DNSKEY', true),
+    ask('DS', true),
+  ]);
 
   const servfailWithoutCd = validating.status === 'rejected' && isServfail(validating.reason);
   if (validating.status === 'rejected' && !servfailWithoutCd) throw validating.reason;
   // Here a failed question 1 is a SERVFAIL. When question 2 failed too, a SERVFAIL is row 2 of the table
   // (a 502) and anything else (a time-out) is thrown as it is; when only question 2 failed, the keys
   // are read from the validated answer.
-  if (validating.status === 'rejected' && unchecked.status === 'rejected' && !isServfail(unchecked.reason)) throw unchecked.reason;
+  if (validating.status === 'rejected' && unchecked.status === 'rejected' && !isServfail(unchecked.reason))
+    throw unchecked.reason;
 
   const keys: DnsResponse | undefined =
-    unchecked.status === 'fulfilled' ? unchecked.value : validating.status === 'fulfilled' ? validating.value : undefined;
+    unchecked.status === 'fulfilled'
+      ? unchecked.value
+      : validating.status === 'fulfilled'
+        ? validating.value
+        : undefined;
   const authenticated = validating.status === 'fulfilled' && validating.value.authenticData;
   const dsPresent = delegation.status === 'fulfilled' && recordsOfType(delegation.value, domain, 'DS').length > 0;
   const verdict = dnssecVerdict({

@@ -53,7 +53,10 @@ export function dnssecVerdict(o: DnssecObservations): DnssecVerdict {
     reason,
   });
   if (o.servfailWithoutCd && o.answerWithCd) {
-    return verdict('bogus', 'the validating resolver answers SERVFAIL, but answers with checking disabled: the signatures do not validate');
+    return verdict(
+      'bogus',
+      'the validating resolver answers SERVFAIL, but answers with checking disabled: the signatures do not validate',
+    );
   }
   if (o.servfailWithoutCd) {
     throw new ProbeError(

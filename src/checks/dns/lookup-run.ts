@@ -38,10 +38,16 @@ export interface DnsLookupResult {
  * `resolver` is one of the configured public resolvers' `ip`, or "system"; anything else falls back
  * to the system resolver (api-v1.md rule 4) and the answer says so in `note`.
  */
-export function chooseResolver(ctx: CheckContext, requested: string | null): { choice: ResolverChoice; server: HostPort } {
+export function chooseResolver(
+  ctx: CheckContext,
+  requested: string | null,
+): { choice: ResolverChoice; server: HostPort } {
   const publicResolver = requested ? ctx.config.dns.publicResolvers.find((r) => r.ip === requested) : undefined;
   if (publicResolver) {
-    return { choice: { name: publicResolver.name, ip: publicResolver.ip, requested, note: null }, server: publicResolver.address };
+    return {
+      choice: { name: publicResolver.name, ip: publicResolver.ip, requested, note: null },
+      server: publicResolver.address,
+    };
   }
   const server = ctx.systemResolver;
   const note =
@@ -52,7 +58,11 @@ export function chooseResolver(ctx: CheckContext, requested: string | null): { c
 }
 
 /** The seven types in parallel; a type that fails is reported in `errors`, all failing is an error. */
-export async function runDnsLookup(ctx: CheckContext, domain: string, requestedResolver: string | null): Promise<DnsLookupResult> {
+export async function runDnsLookup(
+  ctx: CheckContext,
+  domain: string,
+  requestedResolver: string | null,
+): Promise<DnsLookupResult> {
   const { choice, server } = chooseResolver(ctx, requestedResolver);
   const outcomes = await Promise.allSettled(LOOKUP_TYPES.map((type) => ctx.dns({ name: domain, type, server })));
   const records: DnsRecord[] = [];

@@ -13,7 +13,12 @@ import { isProbeError, ProbeError } from '../../probes/errors.js';
 import { checkParameterText } from '../../validation.js';
 import type { CheckContext } from '../context.js';
 import { authoritativeRecords } from './authoritative-run.js';
-import { allResolversFailed, evaluatePropagation, type PropagationResult, type ResolverOutcome } from './propagation.js';
+import {
+  allResolversFailed,
+  evaluatePropagation,
+  type PropagationResult,
+  type ResolverOutcome,
+} from './propagation.js';
 import { isLookupType, LOOKUP_TYPES, recordText, type LookupType } from './records.js';
 
 /**
@@ -29,12 +34,19 @@ export function parsePropagationType(parameter: string, value: string | null | u
   const text = checkParameterText(parameter, value);
   const type = text.toUpperCase();
   if (!isLookupType(type)) {
-    throw new InputError(parameter, `${parameter}: ${JSON.stringify(text.slice(0, 40))} is not one of ${LOOKUP_TYPES.join(', ')}`);
+    throw new InputError(
+      parameter,
+      `${parameter}: ${JSON.stringify(text.slice(0, 40))} is not one of ${LOOKUP_TYPES.join(', ')}`,
+    );
   }
   return type;
 }
 
-export async function runDnsPropagation(ctx: CheckContext, domain: string, type: LookupType): Promise<PropagationResult> {
+export async function runDnsPropagation(
+  ctx: CheckContext,
+  domain: string,
+  type: LookupType,
+): Promise<PropagationResult> {
   const [outcomes, authoritative] = await Promise.all([
     Promise.all(ctx.config.dns.publicResolvers.map((resolver) => askResolver(ctx, resolver, domain, type))),
     withinBudget(
@@ -68,10 +80,16 @@ async function askResolver(
   const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
   try {
     const response = await ctx.dnsLive({ name: domain, type, server: resolver.address });
-    return { kind: 'answer', resolver: who, records: recordsOfType(response, domain, type).map(recordText), responseTime: elapsed() };
+    return {
+      kind: 'answer',
+      resolver: who,
+      records: recordsOfType(response, domain, type).map(recordText),
+      responseTime: elapsed(),
+    };
   } catch (e) {
     // A resolver's failure is a finding of this check (api-v1.md error rule 8); the request ending is not.
-    if (isProbeError(e) && e.kind !== 'ABORTED') return { kind: 'error', resolver: who, error: e.message, responseTime: elapsed() };
+    if (isProbeError(e) && e.kind !== 'ABORTED')
+      return { kind: 'error', resolver: who, error: e.message, responseTime: elapsed() };
     throw e;
   }
 }

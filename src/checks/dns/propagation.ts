@@ -66,7 +66,12 @@ export function evaluatePropagation(input: PropagationInput): PropagationResult 
   const expectedKey = recordSetKey(type, expected);
 
   const resolvers = outcomes.map((o): PropagationEntry => {
-    const base = { name: o.resolver.name, ip: o.resolver.ip, countryCode: o.resolver.countryCode, responseTime: o.responseTime };
+    const base = {
+      name: o.resolver.name,
+      ip: o.resolver.ip,
+      countryCode: o.resolver.countryCode,
+      responseTime: o.responseTime,
+    };
     if (o.kind === 'error') return { ...base, records: [], error: o.error, matches: false };
     return { ...base, records: [...o.records], error: null, matches: recordSetKey(type, o.records) === expectedKey };
   });

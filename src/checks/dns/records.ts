@@ -117,7 +117,8 @@ export function recordTexts(type: string, records: readonly DnsRecord[]): string
 // The DNS probe types `data` per record type; these guards turn a mismatch (a bug upstream of
 // this module) into a clear error instead of "undefined" in a response.
 function stringData(record: DnsRecord): string {
-  if (typeof record.data !== 'string') throw new TypeError(`${record.type} record of ${record.name} has non-string data`);
+  if (typeof record.data !== 'string')
+    throw new TypeError(`${record.type} record of ${record.name} has non-string data`);
   return record.data;
 }
 

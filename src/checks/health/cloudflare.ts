@@ -30,7 +30,10 @@ export function isCloudflareEdge(headers: HeaderMap): boolean {
 /** `body`: the decoded start of the final response's document (its head), or null when it was not read. */
 export function isCloudflareChallenge(statusCode: number, headers: HeaderMap, body: Buffer | null): boolean {
   if (!CLOUDFLARE_CHALLENGE_STATUSES.has(statusCode)) return false;
-  const mitigated = (headers['cf-mitigated'] ?? '').toLowerCase().split(',').map((v) => v.trim());
+  const mitigated = (headers['cf-mitigated'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((v) => v.trim());
   if (mitigated.includes('challenge')) return true;
   if (!isCloudflareEdge(headers) || body === null) return false;
   const text = body.toString('latin1').toLowerCase();

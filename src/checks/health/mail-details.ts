@@ -43,7 +43,7 @@ export interface SpfDetails {
 export interface DmarcDetails {
   /** the record that applies; "" when none */
   record: string | null;
-  /** the policy that applies to mail from the domain (none | quarantine | reject); "" when no valid record applies */
+  /** the policy that applies to mail from the domain (none | quarantine | reject); null when no valid record applies (as dmarc-checker) */
   policy: string | null;
   found: boolean | null;
   /** the record is the organisational domain's (RFC 7489 §6.6.3) */
@@ -120,7 +120,14 @@ export interface MailFinding<D> {
 export function mailDetailsNotMeasured<K extends MailCheckId>(id: K): MailDetailsById[K] {
   const empty: MailDetailsById = {
     mx: { hosts: null, total: null, nullMx: null, rcode: null },
-    spf: { record: null, recordCount: null, mechanismCount: null, evaluation: null, lookupCount: null, lookupLimit: null },
+    spf: {
+      record: null,
+      recordCount: null,
+      mechanismCount: null,
+      evaluation: null,
+      lookupCount: null,
+      lookupLimit: null,
+    },
     dmarc: { record: null, policy: null, found: null, inherited: null, queriedName: null },
     dkim: { selectorsFound: null, selectorsChecked: null, providers: null, failedSelectors: null },
     blacklist: { checkedIps: null, listedIps: null, cleanIps: null, results: null, listCount: null, skipped: null },

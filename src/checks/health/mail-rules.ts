@@ -14,7 +14,7 @@
  * (RFC 7505 §4.2, M3AAWG parked-domain practice) — but their absence is a `warning`, not `critical`.
  */
 import { COMPOSITE_PART_BOUND_MS } from './part-bound.js';
-import { classifyAddress, parseIp } from '../../net/address-class.js';
+import { parseIp, refusedRange } from '../../net/address-class.js';
 import type { DnsblListResult } from '../dns/dnsbl.js';
 import type { MxHost, MxLookupResult } from '../dns/lookup-run.js';
 import type { SpfCheckerResult } from '../mail/auth-run.js';
@@ -71,14 +71,20 @@ export function mailNotRunFinding<K extends MailCheckId>(id: K, reason: string):
  * - an MX host's address is special-purpose (private, loopback, …; RFC 6890): warning.
  * - otherwise ok.
  */
-export function mxFinding(mx: MxLookupResult): MailFinding<MxDetails> {
+export function mxFinding(mx: MxLookupResult, allow: readonly string[]): MailFinding<MxDetails> {
   const details: MxDetails = { hosts: mx.hosts, total: mx.hosts.length, nullMx: mx.nullMx, rcode: mx.rcode };
   const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details });
   if (mx.rcode === 'NXDOMAIN') {
-    return finding('critical', `${mx.domain} does not exist (NXDOMAIN), so no mail can reach it; register the domain or check its spelling.`);
+    return finding(
+      'critical',
+      `${mx.domain} does not exist (NXDOMAIN), so no mail can reach it; register the domain or check its spelling.`,
+    );
   }
   if (mx.nullMx) {
-    return finding('info', 'The domain publishes a null MX ("MX 0 ."): it says it accepts no mail (RFC 7505), so senders reject mail to it at once.');
+    return finding(
+      'info',
+      'The domain publishes a null MX ("MX 0 ."): it says it accepts no mail (RFC 7505), so senders reject mail to it at once.',
+    );
   }
   if (mx.hosts.length === 0) {
     return finding(
@@ -100,7 +106,7 @@ export function mxFinding(mx: MxLookupResult): MailFinding<MxDetails> {
     );
   }
   const internal = mx.hosts.flatMap((h) => {
-    const verdict = specialPurpose(h.ip);
+    const verdict = specialPurpose(h.ip, allow);
     return verdict === null ? [] : [`${h.exchange} (${h.ip}, ${verdict})`];
   });
   if (internal.length > 0) {
@@ -161,12 +167,18 @@ export function spfFinding(spf: SpfCheckerResult, nullMx: boolean): MailFinding<
   }
   if (spf.evaluation === 'permerror') {
     const reason = withoutFinalStop(spf.errors[0] ?? 'the record is invalid');
-    return finding('critical', `Receivers treat this SPF record as an error (permerror: ${reason}), as if there were none; correct the record.`);
+    return finding(
+      'critical',
+      `Receivers treat this SPF record as an error (permerror: ${reason}), as if there were none; correct the record.`,
+    );
   }
   const parsed = parseSpfRecord(spf.record);
   const all = parsed.terms.find((t) => t.kind === 'mechanism' && t.name === 'all');
   if (all?.kind === 'mechanism' && all.qualifier === '+') {
-    return finding('critical', `The record ends in "${all.text}", so every host on the Internet passes SPF; end it with "-all" (or "~all") after listing your senders.`);
+    return finding(
+      'critical',
+      `The record ends in "${all.text}", so every host on the Internet passes SPF; end it with "-all" (or "~all") after listing your senders.`,
+    );
   }
   if (spf.evaluation === 'temperror') {
     return finding(
@@ -175,10 +187,16 @@ export function spfFinding(spf: SpfCheckerResult, nullMx: boolean): MailFinding<
     );
   }
   if (all?.kind === 'mechanism' && all.qualifier === '?') {
-    return finding('warning', 'The record ends in "?all" (neutral), which tells receivers nothing about other hosts; end it with "-all" or "~all".');
+    return finding(
+      'warning',
+      'The record ends in "?all" (neutral), which tells receivers nothing about other hosts; end it with "-all" or "~all".',
+    );
   }
   if (parsed.endsNeutral) {
-    return finding('warning', 'The record has no "all" and no redirect=, so mail from other hosts gets neutral (RFC 7208 §4.7); end it with "-all" or "~all".');
+    return finding(
+      'warning',
+      'The record has no "all" and no redirect=, so mail from other hosts gets neutral (RFC 7208 §4.7); end it with "-all" or "~all".',
+    );
   }
   if (spf.lookupCount >= SPF_LOOKUPS_NEAR_LIMIT) {
     return finding(
@@ -187,13 +205,19 @@ export function spfFinding(spf: SpfCheckerResult, nullMx: boolean): MailFinding<
     );
   }
   if (parsed.terms.some((t) => t.kind === 'mechanism' && t.name === 'ptr')) {
-    return finding('warning', 'The record uses the ptr mechanism, which is slow and unreliable (RFC 7208 §5.5) and ignored by some receivers; list the addresses with ip4:/ip6: instead.');
+    return finding(
+      'warning',
+      'The record uses the ptr mechanism, which is slow and unreliable (RFC 7208 §5.5) and ignored by some receivers; list the addresses with ip4:/ip6: instead.',
+    );
   }
   const remark = spf.warnings[0] ?? spf.notEvaluated[0];
   if (remark !== undefined) {
     return finding('info', `The record is valid, with a remark: ${withoutFinalStop(remark)}.`);
   }
-  return finding('ok', `One valid SPF record ending in "${all?.text ?? 'redirect='}", using ${spf.lookupCount} of ${spf.lookupLimit} DNS lookups.`);
+  return finding(
+    'ok',
+    `One valid SPF record ending in "${all?.text ?? 'redirect='}", using ${spf.lookupCount} of ${spf.lookupLimit} DNS lookups.`,
+  );
 }
 
 /* ------------------------------------------------------------------ dmarc */
@@ -211,7 +235,7 @@ export function spfFinding(spf: SpfCheckerResult, nullMx: boolean): MailFinding<
 export function dmarcFinding(dmarc: DmarcCheckResult, nullMx: boolean): MailFinding<DmarcDetails> {
   const details: DmarcDetails = {
     record: dmarc.record,
-    policy: dmarc.effectivePolicy ?? '',
+    policy: dmarc.effectivePolicy,
     found: dmarc.found,
     inherited: dmarc.inherited,
     queriedName: dmarc.queriedName,
@@ -219,11 +243,17 @@ export function dmarcFinding(dmarc: DmarcCheckResult, nullMx: boolean): MailFind
   const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details });
   const name = `_dmarc.${dmarc.domain}`;
   if (dmarc.multiple) {
-    return finding('critical', `${dmarc.queriedName} has more than one DMARC record, so none applies (RFC 7489 §6.6.3); keep exactly one.`);
+    return finding(
+      'critical',
+      `${dmarc.queriedName} has more than one DMARC record, so none applies (RFC 7489 §6.6.3); keep exactly one.`,
+    );
   }
   if (!dmarc.found) {
     return nullMx
-      ? finding('warning', `No DMARC record, so nothing stops others from sending mail in the domain's name; publish "v=DMARC1; p=reject" at ${name}.`)
+      ? finding(
+          'warning',
+          `No DMARC record, so nothing stops others from sending mail in the domain's name; publish "v=DMARC1; p=reject" at ${name}.`,
+        )
       : finding(
           'warning',
           `No DMARC record, so receivers apply no policy to mail that fails SPF and DKIM; publish one at ${name}, starting with "v=DMARC1; p=none; rua=mailto:…" to collect reports.`,
@@ -231,7 +261,10 @@ export function dmarcFinding(dmarc: DmarcCheckResult, nullMx: boolean): MailFind
   }
   if (!dmarc.valid || dmarc.effectivePolicy === null) {
     const reason = withoutFinalStop(dmarc.errors[0] ?? 'the record is not valid');
-    return finding('critical', `The DMARC record at ${dmarc.queriedName} is not valid (${reason}), so receivers ignore it; correct it.`);
+    return finding(
+      'critical',
+      `The DMARC record at ${dmarc.queriedName} is not valid (${reason}), so receivers ignore it; correct it.`,
+    );
   }
   const where = dmarc.inherited ? ` (inherited from ${dmarc.queriedName})` : '';
   if (nullMx && dmarc.effectivePolicy !== 'reject') {
@@ -248,7 +281,10 @@ export function dmarcFinding(dmarc: DmarcCheckResult, nullMx: boolean): MailFind
   }
   const pct = Number(dmarc.tags.pct ?? '100');
   if (Number.isInteger(pct) && pct < 100) {
-    return finding('info', `The DMARC policy ${dmarc.effectivePolicy}${where} applies to only ${pct}% of failing mail; raise pct to 100 when you are ready.`);
+    return finding(
+      'info',
+      `The DMARC policy ${dmarc.effectivePolicy}${where} applies to only ${pct}% of failing mail; raise pct to 100 when you are ready.`,
+    );
   }
   return finding('ok', `The DMARC policy is ${dmarc.effectivePolicy}${where}.`);
 }
@@ -296,7 +332,10 @@ export function dkimFinding(facts: DkimFacts): MailFinding<DkimDetails> {
   if (found.length === 0) {
     const unanswered = failed.length > 0 ? `, and ${plural(failed.length, 'question', 'questions')} failed` : '';
     if (facts.nullMx) {
-      return finding('info', `No DKIM key among the ${checked}${unanswered}, as expected of a domain that takes no mail.`);
+      return finding(
+        'info',
+        `No DKIM key among the ${checked}${unanswered}, as expected of a domain that takes no mail.`,
+      );
     }
     return finding(
       'warning',
@@ -306,8 +345,13 @@ export function dkimFinding(facts: DkimFacts): MailFinding<DkimDetails> {
   const usable = found.filter((r) => r.hasPublicKey && r.errors.length === 0);
   const broken = found.filter((r) => !r.revoked && r.errors.length > 0);
   if (usable.length === 0) {
-    const why = broken[0] ? `${broken[0].selector}: ${withoutFinalStop(broken[0].errors[0]!)}` : 'every key found is revoked (empty p=)';
-    return finding('warning', `DKIM keys were found but none can verify signatures (${why}); publish a valid key for the selector your mail is signed with.`);
+    const why = broken[0]
+      ? `${broken[0].selector}: ${withoutFinalStop(broken[0].errors[0]!)}`
+      : 'every key found is revoked (empty p=)';
+    return finding(
+      'warning',
+      `DKIM keys were found but none can verify signatures (${why}); publish a valid key for the selector your mail is signed with.`,
+    );
   }
   if (broken.length > 0) {
     return finding(
@@ -317,10 +361,14 @@ export function dkimFinding(facts: DkimFacts): MailFinding<DkimDetails> {
   }
   const remarked = usable.find((r) => r.warnings.length > 0 || r.testing);
   if (remarked) {
-    const remark = remarked.warnings[0] ?? 't=y: the domain is testing DKIM, so receivers treat failures as unsigned mail';
+    const remark =
+      remarked.warnings[0] ?? 't=y: the domain is testing DKIM, so receivers treat failures as unsigned mail';
     return finding('info', `DKIM key found at ${remarked.selector}, with a remark: ${withoutFinalStop(remark)}.`);
   }
-  return finding('ok', `DKIM ${usable.length === 1 ? 'key' : 'keys'} found for ${listInProse(usable.map((r) => r.selector))} among the ${checked}.`);
+  return finding(
+    'ok',
+    `DKIM ${usable.length === 1 ? 'key' : 'keys'} found for ${listInProse(usable.map((r) => r.selector))} among the ${checked}.`,
+  );
 }
 
 /* ------------------------------------------------------------------ blacklist */
@@ -371,7 +419,8 @@ export function blacklistFinding(facts: BlacklistFacts): MailFinding<BlacklistDe
   };
   const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details });
   const unresolvedHosts = facts.skipped.filter((s) => parseIp(s.target) === null);
-  if (facts.nullMx) return finding('info', 'The domain takes no mail (null MX), so there is no mail server address to check.');
+  if (facts.nullMx)
+    return finding('info', 'The domain takes no mail (null MX), so there is no mail server address to check.');
   if (results.length === 0) {
     if (unresolvedHosts.length > 0) return { ...mailNotRunFinding('blacklist', unresolvedHosts[0]!.reason), details };
     const where = facts.implicitMx ? 'the domain (it has no MX record)' : 'the MX hosts';
@@ -393,12 +442,21 @@ export function blacklistFinding(facts: BlacklistFacts): MailFinding<BlacklistDe
   const checked = `${plural(results.length, 'address', 'addresses')} on ${plural(facts.listCount, 'list', 'lists')}`;
   if (listed.length > 0) {
     const which = listed.map((r) => `${r.ip} (${listInProse(r.hosts)}) on ${listInProse(r.listedOn)}`);
-    return finding('warning', `${listInProse(which)}: some receivers may junk mail from it; find the cause and request delisting.`);
+    return finding(
+      'warning',
+      `${listInProse(which)}: some receivers may junk mail from it; find the cause and request delisting.`,
+    );
   }
   if (failures > 0 || unresolvedHosts.length > 0) {
     const gaps = [
-      ...(failures > 0 ? [`${plural(failures, 'list answer', 'list answers')} unusable (${results.find((r) => r.failedLists.length > 0)!.failedLists[0]})`] : []),
-      ...(unresolvedHosts.length > 0 ? [`${listInProse(unresolvedHosts.map((h) => h.target))} could not be resolved`] : []),
+      ...(failures > 0
+        ? [
+            `${plural(failures, 'list answer', 'list answers')} unusable (${results.find((r) => r.failedLists.length > 0)!.failedLists[0]})`,
+          ]
+        : []),
+      ...(unresolvedHosts.length > 0
+        ? [`${listInProse(unresolvedHosts.map((h) => h.target))} could not be resolved`]
+        : []),
     ];
     return finding('info', `No listing found for ${checked}, but ${listInProse(gaps)}.`);
   }
@@ -407,11 +465,13 @@ export function blacklistFinding(facts: BlacklistFacts): MailFinding<BlacklistDe
 
 /* ------------------------------------------------------------------ helpers */
 
-/** The special-purpose range of an address (RFC 6890), or null for a public one or no address. */
-export function specialPurpose(ip: string): string | null {
+/**
+ * The special-purpose range of an address (RFC 6890), or null for a public one, one that
+ * `targets.allow` treats as public, or no address.
+ */
+export function specialPurpose(ip: string, allow: readonly string[]): string | null {
   if (ip === '' || parseIp(ip) === null) return null;
-  const verdict = classifyAddress(ip);
-  return verdict.special ? verdict.range : null;
+  return refusedRange(ip, allow);
 }
 
 function names(hosts: readonly MxHost[]): string {

@@ -31,7 +31,14 @@ import { runMxLookup } from '../dns/lookup-run.js';
 import { runDkimCheck, runDmarcCheck, runSpfCheck, spfLookups, txtLookup } from '../mail/auth-run.js';
 import { inferProviders } from '../mail/providers.js';
 import { parseSpfRecord, selectSpfRecords, spfIncludeTargets } from '../mail/spf.js';
-import { MAIL_CHECK_IDS, MAIL_CHECK_LABELS, type BlacklistSkip, type MailCheckId, type MailDetailsById, type MailFinding } from './mail-details.js';
+import {
+  MAIL_CHECK_IDS,
+  MAIL_CHECK_LABELS,
+  type BlacklistSkip,
+  type MailCheckId,
+  type MailDetailsById,
+  type MailFinding,
+} from './mail-details.js';
 import {
   blacklistFinding,
   dkimFinding,
@@ -78,13 +85,20 @@ interface MxNames {
   rcode: 'NOERROR' | 'NXDOMAIN';
 }
 
-export async function runMailHealth(ctx: CheckContext, domain: string, options: MailHealthOptions = {}): Promise<MailHealthResult> {
+export async function runMailHealth(
+  ctx: CheckContext,
+  domain: string,
+  options: MailHealthOptions = {},
+): Promise<MailHealthResult> {
   const bound = createPartBound(options.partBoundMs ?? MAIL_PART_BOUND_MS, domain);
 
   try {
     const mxNames = exchangesOf(ctx, domain);
     // whether the domain takes mail at all; unknown (the MX question failed) reads as "it does"
-    const nullMx = mxNames.then((m) => m.nullMx, () => false);
+    const nullMx = mxNames.then(
+      (m) => m.nullMx,
+      () => false,
+    );
     const rootSpf = rootSpfIncludes(ctx, domain);
 
     const spf = runSpfCheck(ctx, domain);
@@ -92,7 +106,7 @@ export async function runMailHealth(ctx: CheckContext, domain: string, options: 
     prefetchSpfTree(spfLookups(ctx), domain).catch(() => undefined);
 
     const parts: { [K in MailCheckId]: Promise<MailFinding<MailDetailsById[K]>> } = {
-      mx: runMxLookup(ctx, domain).then(mxFinding),
+      mx: runMxLookup(ctx, domain).then((mx) => mxFinding(mx, ctx.config.targets.allow)),
       spf: Promise.all([spf, nullMx]).then(([result, isNull]) => spfFinding(result, isNull)),
       dmarc: Promise.all([runDmarcCheck(ctx, domain), nullMx]).then(([result, isNull]) => dmarcFinding(result, isNull)),
       dkim: dkimFacts(ctx, domain, mxNames, rootSpf, nullMx).then(dkimFinding),
@@ -127,7 +141,14 @@ async function settle<K extends MailCheckId>(
     failures.push(e);
     finding = mailNotRunFinding(id, e.message);
   }
-  return { id, label: MAIL_CHECK_LABELS[id], status: finding.status, summary: finding.summary, error: finding.error ?? null, details: finding.details };
+  return {
+    id,
+    label: MAIL_CHECK_LABELS[id],
+    status: finding.status,
+    summary: finding.summary,
+    error: finding.error ?? null,
+    details: finding.details,
+  };
 }
 
 async function exchangesOf(ctx: CheckContext, domain: string): Promise<MxNames> {
@@ -182,7 +203,10 @@ async function dkimFacts(
   };
   probe(ctx.config.dkim.selectors);
   const [exchanges, includes] = await Promise.all([
-    mxNames.then((m) => m.exchanges, () => []),
+    mxNames.then(
+      (m) => m.exchanges,
+      () => [],
+    ),
     rootSpf.catch(() => []),
   ]);
   const inference = inferProviders(exchanges, includes);
@@ -200,30 +224,39 @@ async function blacklistFacts(ctx: CheckContext, domain: string, mxNames: Promis
   const mx = await mxNames;
   const listCount = ctx.config.dnsbl.zones.length;
   const implicitMx = !mx.nullMx && mx.exchanges.length === 0;
-  if (mx.nullMx || (implicitMx && mx.rcode === 'NXDOMAIN')) return { nullMx: mx.nullMx, implicitMx, addresses: [], skipped: [], listCount };
+  if (mx.nullMx || (implicitMx && mx.rcode === 'NXDOMAIN'))
+    return { nullMx: mx.nullMx, implicitMx, addresses: [], skipped: [], listCount };
   const hosts = implicitMx ? [domain] : mx.exchanges;
 
   const checks = new Map<string, ReturnType<typeof runDnsblCheck>>();
   const resolved = await Promise.all(
-    hosts.map(async (host): Promise<{ host: string; addresses: ResolvedAddress[] } | { host: string; failure: string }> => {
-      let addresses: ResolvedAddress[];
-      try {
-        addresses = await ctx.addresses(host);
-      } catch (e) {
-        if (e instanceof NetdiagError) return { host, failure: e.message };
-        throw e;
-      }
-      // each address's lists are asked as soon as the address is known, not after every exchange
-      for (const a of addresses) {
-        if (a.family === 4 && specialPurpose(a.address) === null && !checks.has(a.address)) {
-          checks.set(a.address, runDnsblCheck(ctx, { kind: 'ip', ip: a.address, family: 4 }));
+    hosts.map(
+      async (host): Promise<{ host: string; addresses: ResolvedAddress[] } | { host: string; failure: string }> => {
+        let addresses: ResolvedAddress[];
+        try {
+          addresses = await ctx.addresses(host);
+        } catch (e) {
+          if (e instanceof NetdiagError) return { host, failure: e.message };
+          throw e;
         }
-      }
-      return { host, addresses };
-    }),
+        // each address's lists are asked as soon as the address is known, not after every exchange
+        for (const a of addresses) {
+          if (
+            a.family === 4 &&
+            specialPurpose(a.address, ctx.config.targets.allow) === null &&
+            !checks.has(a.address)
+          ) {
+            checks.set(a.address, runDnsblCheck(ctx, { kind: 'ip', ip: a.address, family: 4 }));
+          }
+        }
+        return { host, addresses };
+      },
+    ),
   );
 
-  const listsOf = new Map(await Promise.all([...checks].map(async ([ip, check]) => [ip, (await check).results] as const)));
+  const listsOf = new Map(
+    await Promise.all([...checks].map(async ([ip, check]) => [ip, (await check).results] as const)),
+  );
   const byIp = new Map<string, BlacklistAddressFacts>();
   const skipped: BlacklistSkip[] = [];
   const skippedIps = new Set<string>();
@@ -240,7 +273,7 @@ async function blacklistFacts(ctx: CheckContext, domain: string, mxNames: Promis
         byIp.set(address, facts);
       } else if (!skippedIps.has(address)) {
         skippedIps.add(address);
-        const range = specialPurpose(address);
+        const range = specialPurpose(address, ctx.config.targets.allow);
         skipped.push({
           target: address,
           reason:

@@ -19,7 +19,14 @@ export function createPartBound(ms: number, upstream: string): PartBound {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new ProbeError('TIMEOUT', upstream, `this part of the check of ${upstream} did not finish within ${ms / 1000} s`)),
+      () =>
+        reject(
+          new ProbeError(
+            'TIMEOUT',
+            upstream,
+            `this part of the check of ${upstream} did not finish within ${ms / 1000} s`,
+          ),
+        ),
       ms,
     );
   });

@@ -27,9 +27,16 @@ export interface SpfPrefetchLimits {
 
 export const SPF_WALK_LIMITS: SpfPrefetchLimits = { maxQueries: 30, maxDepth: 10 };
 
-export async function prefetchSpfTree(lookups: SpfLookups, domain: string, limits: SpfPrefetchLimits = SPF_WALK_LIMITS): Promise<void> {
+export async function prefetchSpfTree(
+  lookups: SpfLookups,
+  domain: string,
+  limits: SpfPrefetchLimits = SPF_WALK_LIMITS,
+): Promise<void> {
   let budget = limits.maxQueries;
-  const ask = async (lookup: ((name: string) => Promise<TxtAnswer>) | undefined, name: string): Promise<TxtAnswer | null> => {
+  const ask = async (
+    lookup: ((name: string) => Promise<TxtAnswer>) | undefined,
+    name: string,
+  ): Promise<TxtAnswer | null> => {
     if (lookup === undefined || budget <= 0) return null;
     budget -= 1;
     try {
@@ -53,7 +60,8 @@ export async function prefetchSpfTree(lookups: SpfLookups, domain: string, limit
     };
     await Promise.all(
       terms.map((term) => {
-        if (term.kind === 'modifier') return term.name === 'redirect' && !hasAll ? follow(term.value) : Promise.resolve();
+        if (term.kind === 'modifier')
+          return term.name === 'redirect' && !hasAll ? follow(term.value) : Promise.resolve();
         return term.kind === 'mechanism' ? mechanismQuestions(term, name) : Promise.resolve();
       }),
     );
@@ -65,7 +73,9 @@ export async function prefetchSpfTree(lookups: SpfLookups, domain: string, limit
         case 'a': {
           const target = targetOf(term.domainSpec ?? current, current);
           if (target === null) return Promise.resolve();
-          return ask(lookups.a, target).then((a) => (a !== null && (a.rcode === 'NXDOMAIN' || a.records.length === 0) ? ask(lookups.aaaa, target) : null));
+          return ask(lookups.a, target).then((a) =>
+            a !== null && (a.rcode === 'NXDOMAIN' || a.records.length === 0) ? ask(lookups.aaaa, target) : null,
+          );
         }
         case 'exists': {
           const target = targetOf(term.domainSpec ?? '', current);

@@ -54,7 +54,13 @@ export function verdictStatusOf(status: HealthCheckStatus): VerdictStatus {
 
 const VERDICT_RANK: Readonly<Record<VerdictStatus, number>> = { ok: 0, warning: 1, critical: 2 };
 /** Within the verdict's level: critical, then warning, then error (could not run), then info, then ok. */
-const SUMMARY_ORDER: Readonly<Record<HealthCheckStatus, number>> = { critical: 0, warning: 1, error: 2, info: 3, ok: 4 };
+const SUMMARY_ORDER: Readonly<Record<HealthCheckStatus, number>> = {
+  critical: 0,
+  warning: 1,
+  error: 2,
+  info: 3,
+  ok: 4,
+};
 
 export function worstVerdictStatus(statuses: Iterable<HealthCheckStatus>): VerdictStatus {
   let worst: VerdictStatus = 'ok';
@@ -95,7 +101,9 @@ export function verdictOf(checks: readonly VerdictInput[]): Verdict {
 
   if (status === 'ok') {
     const headline =
-      notes.length === 0 ? `All ${checks.length} checks passed` : `All ${checks.length} checks passed, with ${plural(notes.length, 'note', 'notes')}`;
+      notes.length === 0
+        ? `All ${checks.length} checks passed`
+        : `All ${checks.length} checks passed, with ${plural(notes.length, 'note', 'notes')}`;
     const summary =
       notes.length === 0
         ? `No problems found in ${plural(checks.length, 'check', 'checks')}.`
@@ -104,7 +112,8 @@ export function verdictOf(checks: readonly VerdictInput[]): Verdict {
   }
 
   const parts: string[] = [];
-  if (critical.length > 0) parts.push(`${plural(critical.length, 'critical problem', 'critical problems')} (${labelsOf(critical)})`);
+  if (critical.length > 0)
+    parts.push(`${plural(critical.length, 'critical problem', 'critical problems')} (${labelsOf(critical)})`);
   if (warnings.length > 0) parts.push(`${plural(warnings.length, 'warning', 'warnings')} (${labelsOf(warnings)})`);
   if (errors.length > 0) parts.push(`${plural(errors.length, 'check', 'checks')} could not run (${labelsOf(errors)})`);
   const headline = listInProse(parts).replace(/^./, (c) => c.toUpperCase());

@@ -115,7 +115,11 @@ export function locationFinding(ip: string, facts: { countryCode: string; countr
     };
   }
   const name = facts.country === '' ? facts.countryCode : `${facts.country} (${facts.countryCode})`;
-  return { status: 'ok', summary: `The server at ${ip} is located in ${name}.`, details: { countryCode: facts.countryCode, country: facts.country || null } };
+  return {
+    status: 'ok',
+    summary: `The server at ${ip} is located in ${name}.`,
+    details: { countryCode: facts.countryCode, country: facts.country || null },
+  };
 }
 
 /**
@@ -123,20 +127,36 @@ export function locationFinding(ip: string, facts: { countryCode: string; countr
  * null otherwise: AS names are registry handles ("GOOGLE", "CLOUDFLARENET"), so a domain
  * guessed from them would be wrong more often than right.
  */
-export function organizationFinding(ip: string, facts: { asn: string; asName: string; asDomain: string }): Finding<OrganizationDetails> {
+export function organizationFinding(
+  ip: string,
+  facts: { asn: string; asName: string; asDomain: string },
+): Finding<OrganizationDetails> {
   const details = { orgDomain: facts.asDomain || null, asn: facts.asn || null, asName: facts.asName || null };
   if (facts.asn === '') {
-    return { status: 'info', summary: `No network operator is known for ${ip} (no AS announces it in the IP data); nothing to do.`, details };
+    return {
+      status: 'info',
+      summary: `No network operator is known for ${ip} (no AS announces it in the IP data); nothing to do.`,
+      details,
+    };
   }
   const who = [facts.asName, facts.asn, facts.asDomain].filter((s) => s !== '');
   const [first, ...rest] = who;
-  return { status: 'ok', summary: `The server's network is ${first}${rest.length > 0 ? ` (${rest.join(', ')})` : ''}.`, details };
+  return {
+    status: 'ok',
+    summary: `The server's network is ${first}${rest.length > 0 ? ` (${rest.join(', ')})` : ''}.`,
+    details,
+  };
 }
 
 /* ------------------------------------------------------------------ ping */
 
 export function pingFinding(ip: string, stats: PingStatistics): Finding<PingDetails> {
-  const details = { avgRoundTripMs: stats.average, packetLossPercent: stats.lossPercent, sent: stats.sent, received: stats.received };
+  const details = {
+    avgRoundTripMs: stats.average,
+    packetLossPercent: stats.lossPercent,
+    sent: stats.sent,
+    received: stats.received,
+  };
   if (stats.received === 0) {
     return {
       status: 'info',
@@ -153,7 +173,11 @@ export function pingFinding(ip: string, stats: PingStatistics): Finding<PingDeta
       details,
     };
   }
-  return { status: 'info', summary: `${replies}: ${stats.lossPercent}% packet loss, which can be chance with so few pings; watch it if it recurs.`, details };
+  return {
+    status: 'info',
+    summary: `${replies}: ${stats.lossPercent}% packet loss, which can be chance with so few pings; watch it if it recurs.`,
+    details,
+  };
 }
 
 /* ------------------------------------------------------------------ latency */
@@ -173,14 +197,21 @@ const PHASE_ADVICE: Readonly<Record<'dnsMs' | 'tcpMs' | 'tlsMs' | 'remainingMs',
  */
 export function latencyBreakdown(timing: HopTiming): LatencyBreakdown {
   const round = (ms: number) => Math.round(ms * 10) / 10;
-  const parts = { dnsMs: round(timing.dnsMs), tcpMs: round(timing.tcpMs), tlsMs: round(timing.tlsMs), remainingMs: round(timing.ttfbMs) };
+  const parts = {
+    dnsMs: round(timing.dnsMs),
+    tcpMs: round(timing.tcpMs),
+    tlsMs: round(timing.tlsMs),
+    remainingMs: round(timing.ttfbMs),
+  };
   return { ...parts, totalMs: round(parts.dnsMs + parts.tcpMs + parts.tlsMs + parts.remainingMs) };
 }
 
 export function latencyFinding(url: string, timing: HopTiming): Finding<LatencyDetails> {
   const breakdown = latencyBreakdown(timing);
   const details = { totalMs: breakdown.totalMs, breakdown, url };
-  const phases = (['dnsMs', 'tcpMs', 'tlsMs', 'remainingMs'] as const).slice().sort((a, b) => breakdown[b] - breakdown[a]);
+  const phases = (['dnsMs', 'tcpMs', 'tlsMs', 'remainingMs'] as const)
+    .slice()
+    .sort((a, b) => breakdown[b] - breakdown[a]);
   const slowest = PHASE_ADVICE[phases[0]!];
   const split = `DNS ${breakdown.dnsMs} ms, TCP ${breakdown.tcpMs} ms, TLS ${breakdown.tlsMs} ms, server ${breakdown.remainingMs} ms`;
   if (breakdown.totalMs <= LATENCY_WARNING_MS) {
@@ -226,14 +257,28 @@ export function httpFinding(site: SiteResponse): Finding<HttpDetails> {
     };
   }
   if (site.statusCode >= 500) {
-    return { status: 'critical', summary: `The page answers ${status}: visitors see a server error; check the server's logs and its upstreams.`, details };
+    return {
+      status: 'critical',
+      summary: `The page answers ${status}: visitors see a server error; check the server's logs and its upstreams.`,
+      details,
+    };
   }
   if (site.statusCode >= 400) {
-    return { status: 'critical', summary: `The page answers ${status}: visitors see an error instead of the site; serve a page at ${site.finalUrl} or redirect it to one.`, details };
+    return {
+      status: 'critical',
+      summary: `The page answers ${status}: visitors see an error instead of the site; serve a page at ${site.finalUrl} or redirect it to one.`,
+      details,
+    };
   }
   if (isRedirectStatus(site.statusCode)) {
-    const why = site.redirectLimitReached ? 'more redirects than this check follows' : `a Location that is not a web address (${site.redirectNotFollowed?.location ?? ''})`;
-    return { status: 'warning', summary: `The page ends in a redirect (${status}) with ${why}; redirect straight to the page itself.`, details };
+    const why = site.redirectLimitReached
+      ? 'more redirects than this check follows'
+      : `a Location that is not a web address (${site.redirectNotFollowed?.location ?? ''})`;
+    return {
+      status: 'warning',
+      summary: `The page ends in a redirect (${status}) with ${why}; redirect straight to the page itself.`,
+      details,
+    };
   }
   if (site.httpsRefused) {
     return {
@@ -243,13 +288,20 @@ export function httpFinding(site: SiteResponse): Finding<HttpDetails> {
     };
   }
   if (site.finalUrl.toLowerCase().startsWith('http:')) {
-    return { status: 'warning', summary: `The page answers ${status} but over plain HTTP (${site.finalUrl}); redirect it to HTTPS.`, details };
+    return {
+      status: 'warning',
+      summary: `The page answers ${status} but over plain HTTP (${site.finalUrl}); redirect it to HTTPS.`,
+      details,
+    };
   }
   return { status: 'ok', summary: `The page answers ${status}.`, details };
 }
 
 /** A redirect loop (the fetcher's HTTP_STATUS failure): browsers give up with an error page. */
-export function redirectLoopFindings(message: string): { http: Finding<HttpDetails>; redirects: Finding<RedirectsDetails> } {
+export function redirectLoopFindings(message: string): {
+  http: Finding<HttpDetails>;
+  redirects: Finding<RedirectsDetails>;
+} {
   const summary = `The page redirects in a loop (${withoutFinalStop(message)}): browsers show an error instead of the site; fix the redirect rules.`;
   return {
     http: { status: 'critical', summary, details: detailsNotMeasured('http') },
@@ -268,12 +320,22 @@ export function redirectsFinding(
     .filter((h) => isRedirectStatus(h.statusCode) && h.location !== null)
     .map((h) => ({ url: h.url, statusCode: h.statusCode, location: h.location }));
   const details = { hops: redirects, finalUrl };
-  const downgrade = redirects.find((h) => h.url.toLowerCase().startsWith('https:') && (h.location ?? '').toLowerCase().startsWith('http:'));
+  const downgrade = redirects.find(
+    (h) => h.url.toLowerCase().startsWith('https:') && (h.location ?? '').toLowerCase().startsWith('http:'),
+  );
   if (limits.redirectLimitReached) {
-    return { status: 'warning', summary: `The redirects did not end after ${plural(redirects.length, 'redirect', 'redirects')}; redirect straight to the final page.`, details };
+    return {
+      status: 'warning',
+      summary: `The redirects did not end after ${plural(redirects.length, 'redirect', 'redirects')}; redirect straight to the final page.`,
+      details,
+    };
   }
   if (limits.redirectNotFollowed) {
-    return { status: 'warning', summary: `A redirect points to something that is not a web page (${redirects[redirects.length - 1]?.location ?? ''}); point it to a page.`, details };
+    return {
+      status: 'warning',
+      summary: `A redirect points to something that is not a web page (${redirects[redirects.length - 1]?.location ?? ''}); point it to a page.`,
+      details,
+    };
   }
   if (downgrade) {
     return {
@@ -290,7 +352,11 @@ export function redirectsFinding(
     };
   }
   if (redirects.length === 0) return { status: 'ok', summary: 'The page answers without redirects.', details };
-  return { status: 'ok', summary: `${plural(redirects.length, 'redirect leads', 'redirects lead')} to ${finalUrl}.`, details };
+  return {
+    status: 'ok',
+    summary: `${plural(redirects.length, 'redirect leads', 'redirects lead')} to ${finalUrl}.`,
+    details,
+  };
 }
 
 /* ------------------------------------------------------------------ ssl */
@@ -318,9 +384,12 @@ export interface SslFacts {
 
 const CERTIFICATE_PROBLEMS: Readonly<Record<Exclude<SslStatus, 'valid'>, (f: SslFacts) => string>> = {
   expired: (f) => `The certificate expired on ${f.expiryDate.slice(0, 10)}: browsers refuse the site; renew it now`,
-  'not-yet-valid': (f) => `The certificate is not valid until ${f.validFrom.slice(0, 10)}: browsers refuse the site; install one that is valid today`,
-  'hostname-mismatch': (f) => `The certificate is not issued for ${f.domain}: browsers refuse the site; install one that names it`,
-  untrusted: () => 'The certificate does not chain to a trusted root (self-signed, unknown CA or missing intermediate): browsers refuse the site; install the full chain from a public CA',
+  'not-yet-valid': (f) =>
+    `The certificate is not valid until ${f.validFrom.slice(0, 10)}: browsers refuse the site; install one that is valid today`,
+  'hostname-mismatch': (f) =>
+    `The certificate is not issued for ${f.domain}: browsers refuse the site; install one that names it`,
+  untrusted: () =>
+    'The certificate does not chain to a trusted root (self-signed, unknown CA or missing intermediate): browsers refuse the site; install the full chain from a public CA',
 };
 
 /**
@@ -341,15 +410,22 @@ export function sslFinding(f: SslFacts): Finding<SslDetails> {
     port: f.port,
   };
   const findings: { status: HealthCheckStatus; text: string }[] = [];
-  if (f.certificateStatus !== 'valid') findings.push({ status: 'critical', text: CERTIFICATE_PROBLEMS[f.certificateStatus](f) });
+  if (f.certificateStatus !== 'valid')
+    findings.push({ status: 'critical', text: CERTIFICATE_PROBLEMS[f.certificateStatus](f) });
   const left = `${plural(f.daysRemaining, 'day', 'days')} (${percent}% of its validity period)`;
   if (f.certificateStatus === 'valid' && f.daysRemaining < SSL_CRITICAL_DAYS && percent < SSL_CRITICAL_PERCENT) {
     findings.push({ status: 'critical', text: `The certificate expires in ${left}; renew it now` });
   } else if (f.certificateStatus === 'valid' && f.daysRemaining < SSL_WARNING_DAYS && percent < SSL_WARNING_PERCENT) {
-    findings.push({ status: 'warning', text: `The certificate expires in ${left}; renew it soon and check that automatic renewal works` });
+    findings.push({
+      status: 'warning',
+      text: `The certificate expires in ${left}; renew it soon and check that automatic renewal works`,
+    });
   }
   if (f.tlsVersion !== CURRENT_TLS_VERSION) {
-    findings.push({ status: 'warning', text: `${tlsName(f.tlsVersion)} is the newest version the server offers; enable TLS 1.3 (RFC 8446)` });
+    findings.push({
+      status: 'warning',
+      text: `${tlsName(f.tlsVersion)} is the newest version the server offers; enable TLS 1.3 (RFC 8446)`,
+    });
   }
   const worst = findings.some((x) => x.status === 'critical') ? 'critical' : findings.length > 0 ? 'warning' : 'ok';
   if (worst === 'ok') {
@@ -359,7 +435,14 @@ export function sslFinding(f: SslFacts): Finding<SslDetails> {
       details,
     };
   }
-  return { status: worst, summary: `${findings.filter((x) => x.status === worst).map((x) => x.text).join('; ')}.`, details };
+  return {
+    status: worst,
+    summary: `${findings
+      .filter((x) => x.status === worst)
+      .map((x) => x.text)
+      .join('; ')}.`,
+    details,
+  };
 }
 
 function tlsName(version: string): string {
@@ -367,14 +450,20 @@ function tlsName(version: string): string {
 }
 
 /** Handshake failure codes meaning the server offers no TLS version of 1.2 or newer (RFC 8996 deprecated 1.0 and 1.1). */
-const NO_CURRENT_VERSION: ReadonlySet<string> = new Set(['ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', 'ERR_SSL_UNSUPPORTED_PROTOCOL']);
+const NO_CURRENT_VERSION: ReadonlySet<string> = new Set([
+  'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
+  'ERR_SSL_UNSUPPORTED_PROTOCOL',
+]);
 
 /**
  * A failed main handshake that is itself a finding: the port refused (no HTTPS), or the
  * server's TLS failed (an alert, no common version, not TLS at all). Anything else (a
  * time-out, a reset, the request ending) is no verdict: null, and the check is `error`.
  */
-export function sslFailureFinding(failure: { kind: ProbeErrorKind; reason: string | null; message: string }, port: number): Finding<SslDetails> | null {
+export function sslFailureFinding(
+  failure: { kind: ProbeErrorKind; reason: string | null; message: string },
+  port: number,
+): Finding<SslDetails> | null {
   const details = { ...detailsNotMeasured('ssl'), port };
   if (failure.kind === 'REFUSED') {
     return {
@@ -402,7 +491,8 @@ export function sslFailureFinding(failure: { kind: ProbeErrorKind; reason: strin
 
 export function securityFinding(score: SecurityHeaderScore): Finding<SecurityDetails> {
   const details = { present: score.present.length, total: score.total, missing: [...score.missing] };
-  if (score.missing.length === 0) return { status: 'ok', summary: `All ${score.total} security headers are set.`, details };
+  if (score.missing.length === 0)
+    return { status: 'ok', summary: `All ${score.total} security headers are set.`, details };
   const which = listInProse(score.missing);
   const counted = `${score.present.length} of ${score.total} security headers are set`;
   if (score.missing.length >= SECURITY_HEADERS_MISSING_WARNING) {
@@ -414,7 +504,8 @@ export function securityFinding(score: SecurityHeaderScore): Finding<SecurityDet
 /* ------------------------------------------------------------------ protocol */
 
 export function protocolFinding(httpVersion: '1.1' | '2', finalUrl: string): Finding<ProtocolDetails> {
-  if (httpVersion === '2') return { status: 'ok', summary: 'The page is served over HTTP/2.', details: { protocol: 'HTTP/2' } };
+  if (httpVersion === '2')
+    return { status: 'ok', summary: 'The page is served over HTTP/2.', details: { protocol: 'HTTP/2' } };
   const overHttps = finalUrl.toLowerCase().startsWith('https:');
   return {
     status: 'warning',
@@ -431,7 +522,9 @@ export function protocolFinding(httpVersion: '1.1' | '2', finalUrl: string): Fin
 function compressedAlready(mediaType: string): boolean {
   // SVG is XML text and BMP uncompressed pixels: both shrink well.
   if (/^(image|video|audio)\//.test(mediaType)) return mediaType !== 'image/svg+xml' && mediaType !== 'image/bmp';
-  return /^(font\/woff2?|application\/(zip|gzip|x-gzip|zstd|x-7z-compressed|x-rar-compressed|pdf|octet-stream|x-bzip2|x-xz))$/.test(mediaType);
+  return /^(font\/woff2?|application\/(zip|gzip|x-gzip|zstd|x-7z-compressed|x-rar-compressed|pdf|octet-stream|x-bzip2|x-xz))$/.test(
+    mediaType,
+  );
 }
 
 /** Codings better than gzip for text (RFC 7932 Brotli, RFC 8878 Zstandard). */
@@ -441,12 +534,20 @@ export function compressionFinding(statusCode: number, headers: HeaderMap): Find
   const coding = (headers['content-encoding'] ?? '').trim().toLowerCase();
   const encoding = coding === '' || coding === 'identity' ? 'none' : coding;
   const contentType = mediaTypeOf(headers['content-type']);
-  const length = headers['content-length'] !== undefined && /^\d+$/.test(headers['content-length'].trim()) ? Number(headers['content-length']) : null;
+  const length =
+    headers['content-length'] !== undefined && /^\d+$/.test(headers['content-length'].trim())
+      ? Number(headers['content-length'])
+      : null;
   const details = { encoding, contentType, contentLength: length };
   if (encoding !== 'none') {
     const codings = encoding.split(',').map((c) => c.trim());
-    if (codings.some((c) => BEST_CODINGS.has(c))) return { status: 'ok', summary: `The page is compressed (${encoding}).`, details };
-    return { status: 'info', summary: `The page is compressed with ${encoding}; Brotli (br) would make text smaller still.`, details };
+    if (codings.some((c) => BEST_CODINGS.has(c)))
+      return { status: 'ok', summary: `The page is compressed (${encoding}).`, details };
+    return {
+      status: 'info',
+      summary: `The page is compressed with ${encoding}; Brotli (br) would make text smaller still.`,
+      details,
+    };
   }
   if (statusCode === 204 || statusCode === 304 || length === 0) {
     return { status: 'ok', summary: 'The response has no body, so there is nothing to compress.', details };
@@ -472,14 +573,23 @@ export function compressionFinding(statusCode: number, headers: HeaderMap): Find
  * the HTTPS port is not open (no HTTPS at the usual address); info: the HTTP port is not
  * open (addresses typed without https:// get no answer). Otherwise ok.
  */
-export function portsFinding(ports: readonly PortEntry[], web: WebPorts, urlPort: number | null): Finding<PortsDetails> {
+export function portsFinding(
+  ports: readonly PortEntry[],
+  web: WebPorts,
+  urlPort: number | null,
+): Finding<PortsDetails> {
   const details = { ports: ports.map((p) => ({ ...p })) };
   const state = (port: number) => ports.find((p) => p.port === port)?.status ?? 'closed';
   const isOpen = (port: number) => state(port) === 'open';
-  const described = (port: number) => `port ${port} is ${state(port)}${state(port) === 'filtered' ? ' (no answer in time)' : ''}`;
+  const described = (port: number) =>
+    `port ${port} is ${state(port)}${state(port) === 'filtered' ? ' (no answer in time)' : ''}`;
   const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
   if (urlPort !== null && !isOpen(urlPort)) {
-    return { status: 'critical', summary: `${sentence(described(urlPort))}, so visitors cannot reach the URL; open it in the firewall and check the web server.`, details };
+    return {
+      status: 'critical',
+      summary: `${sentence(described(urlPort))}, so visitors cannot reach the URL; open it in the firewall and check the web server.`,
+      details,
+    };
   }
   if (!isOpen(web.http) && !isOpen(web.https)) {
     return {
@@ -489,11 +599,23 @@ export function portsFinding(ports: readonly PortEntry[], web: WebPorts, urlPort
     };
   }
   if (!isOpen(web.https)) {
-    return { status: 'warning', summary: `${sentence(described(web.https))}, so the site has no HTTPS at its usual address; serve HTTPS on it.`, details };
+    return {
+      status: 'warning',
+      summary: `${sentence(described(web.https))}, so the site has no HTTPS at its usual address; serve HTTPS on it.`,
+      details,
+    };
   }
   if (!isOpen(web.http)) {
-    return { status: 'info', summary: `${sentence(described(web.http))}: addresses typed without https:// get no answer; open it and redirect to HTTPS.`, details };
+    return {
+      status: 'info',
+      summary: `${sentence(described(web.http))}: addresses typed without https:// get no answer; open it and redirect to HTTPS.`,
+      details,
+    };
   }
   const open = ports.map((p) => String(p.port));
-  return { status: 'ok', summary: open.length === 1 ? `Port ${open[0]} is open.` : `Ports ${listInProse(open)} are open.`, details };
+  return {
+    status: 'ok',
+    summary: open.length === 1 ? `Port ${open[0]} is open.` : `Ports ${listInProse(open)} are open.`,
+    details,
+  };
 }

@@ -38,7 +38,14 @@ import { scoreSecurityHeaders } from '../http/security-headers.js';
 import { firstAddressPerFamily, MAIN_HANDSHAKE_ALPN, runPortChecker, runSslChecker } from '../tls/run.js';
 import { isCloudflareChallenge } from './cloudflare.js';
 import { verdictOf, type HealthCheckStatus, type Verdict } from './verdict.js';
-import { WEBSITE_CHECK_IDS, WEBSITE_CHECK_LABELS, type Finding, type WebPorts, type WebsiteCheckId, type WebsiteDetailsById } from './website-details.js';
+import {
+  WEBSITE_CHECK_IDS,
+  WEBSITE_CHECK_LABELS,
+  type Finding,
+  type WebPorts,
+  type WebsiteCheckId,
+  type WebsiteDetailsById,
+} from './website-details.js';
 import {
   compressionFinding,
   dnsFinding,
@@ -119,9 +126,13 @@ export async function runWebsiteHealth(ctx: CheckContext, target: WebsiteTarget)
     const parts = await Promise.all([
       settlePart(['location', 'organization'], bound, () => ipFactsPart(ctx, ip)),
       settlePart(['ping'], bound, async () => ({ ping: pingFinding(ip, await ctx.ping({ ip, target: hostname })) })),
-      settlePart(['latency', 'http', 'redirects', 'security', 'protocol', 'compression'], bound, () => sitePart(siteFetch)),
+      settlePart(['latency', 'http', 'redirects', 'security', 'protocol', 'compression'], bound, () =>
+        sitePart(siteFetch),
+      ),
       settlePart(['ssl'], bound, () => sslPart(ctx, hostname, ip, sslPort)),
-      settlePart(['ports'], bound, () => portsPart(ctx, hostname, web, target.url === null ? null : portOf(target.url))),
+      settlePart(['ports'], bound, () =>
+        portsPart(ctx, hostname, web, target.url === null ? null : portOf(target.url)),
+      ),
     ]);
     const outcomes: Outcomes = Object.assign({ dns: { ...dnsFinding(checked.addresses), error: null } }, ...parts);
     const checks = WEBSITE_CHECK_IDS.map((id) => checkOf(id, outcomes));
@@ -135,7 +146,14 @@ function checkOf<K extends WebsiteCheckId>(id: K, outcomes: Outcomes): WebsiteCh
   const outcome = outcomes[id] as Outcome<K> | undefined;
   // Every part reports each of its ids, or fails as a whole (settlePart): a gap is a bug.
   if (outcome === undefined) throw new RangeError(`website-health-check: no outcome for the ${id} check`);
-  return { id, label: WEBSITE_CHECK_LABELS[id], status: outcome.status, summary: outcome.summary, error: outcome.error, details: outcome.details };
+  return {
+    id,
+    label: WEBSITE_CHECK_LABELS[id],
+    status: outcome.status,
+    summary: outcome.summary,
+    error: outcome.error,
+    details: outcome.details,
+  };
 }
 
 /** https://<name>/ or http://<name>/, with the port when it is not the scheme's default. */
@@ -157,7 +175,8 @@ async function fetchSite(ctx: CheckContext, url: URL, fallback: URL | null): Pro
     return { result: await ctx.fetch(url, { readBody: 'head' }), httpsRefused: false };
   } catch (e) {
     // Only the target's own https port refusing counts, not a later redirect hop's.
-    const refusedHere = e instanceof ProbeError && e.kind === 'REFUSED' && e.upstream === `${url.hostname}:${portOf(url)}`;
+    const refusedHere =
+      e instanceof ProbeError && e.kind === 'REFUSED' && e.upstream === `${url.hostname}:${portOf(url)}`;
     if (fallback === null || !refusedHere) throw e;
     return { result: await ctx.fetch(fallback, { readBody: 'head' }), httpsRefused: true };
   }
@@ -237,16 +256,26 @@ async function sslPart(ctx: CheckContext, domain: string, ip: string, port: numb
     };
   } catch (e) {
     if (e instanceof ProbeError && e.kind !== 'ABORTED') {
-      const finding = sslFailureFinding({ kind: e.kind, reason: e instanceof TlsProbeError ? e.reason : null, message: e.message }, port);
+      const finding = sslFailureFinding(
+        { kind: e.kind, reason: e instanceof TlsProbeError ? e.reason : null, message: e.message },
+        port,
+      );
       if (finding !== null) return { ssl: finding };
     }
     throw e;
   }
 }
 
-async function portsPart(ctx: CheckContext, hostname: string, web: WebPorts, urlPort: number | null): Promise<Findings> {
+async function portsPart(
+  ctx: CheckContext,
+  hostname: string,
+  web: WebPorts,
+  urlPort: number | null,
+): Promise<Findings> {
   const ports = [...new Set([web.http, web.https, ...(urlPort === null ? [] : [urlPort])])];
-  const results = await Promise.all(ports.map((port) => runPortChecker(ctx, { host: { kind: 'hostname', hostname }, port })));
+  const results = await Promise.all(
+    ports.map((port) => runPortChecker(ctx, { host: { kind: 'hostname', hostname }, port })),
+  );
   const entries = results.map((r) => ({ port: r.port, protocol: 'tcp' as const, status: r.status }));
   return { ports: portsFinding(entries, web, urlPort) };
 }
@@ -258,7 +287,11 @@ async function portsPart(ctx: CheckContext, hostname: string, web: WebPorts, url
  * failure, a time-out, a refused redirect hop) — each of its checks as `error` with the
  * reason. Anything else is a bug and fails the request.
  */
-async function settlePart(ids: readonly WebsiteCheckId[], bound: PartBound, work: () => Promise<Findings>): Promise<Outcomes> {
+async function settlePart(
+  ids: readonly WebsiteCheckId[],
+  bound: PartBound,
+  work: () => Promise<Findings>,
+): Promise<Outcomes> {
   try {
     const findings = await bound.race(work());
     const outcomes: Outcomes = {};

@@ -60,7 +60,10 @@ export function httpFetchKey(question: HttpFetchQuestion): string {
 
 export function createHttpLoaders(deps: HttpLoaderDependencies): HttpLoaders {
   const observe = deps.observe ?? unobserved;
-  const fetches = createRequestLoader((q: HttpFetchQuestion) => observe('http', () => fetchOnce(q, deps)), httpFetchKey);
+  const fetches = createRequestLoader(
+    (q: HttpFetchQuestion) => observe('http', () => fetchOnce(q, deps)),
+    httpFetchKey,
+  );
   return {
     fetch: (url, options) => fetches.load({ url, readBody: options.readBody }),
   };

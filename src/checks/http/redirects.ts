@@ -60,6 +60,8 @@ export function requestKey(url: URL): string {
  * Location), in order. The first hop is the requested URL, so a non-empty chain starts
  * with it; without redirects the chain is empty.
  */
-export function redirectChainOf(hops: readonly { url: string; statusCode: number; location: string | null }[]): string[] {
+export function redirectChainOf(
+  hops: readonly { url: string; statusCode: number; location: string | null }[],
+): string[] {
   return hops.filter((h) => isRedirectStatus(h.statusCode) && h.location !== null).map((h) => h.url);
 }

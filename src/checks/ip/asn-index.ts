@@ -19,7 +19,14 @@
  * let the narrower one win. Nothing in this module does I/O: the probe hands it
  * the bytes and decides when to yield to the event loop between slices.
  */
-import { compareWords, parseIpv4Bytes, parseIpv6Bytes, wordsPerAddress, writeSuccessor, type IpFamily } from './address-words.js';
+import {
+  compareWords,
+  parseIpv4Bytes,
+  parseIpv6Bytes,
+  wordsPerAddress,
+  writeSuccessor,
+  type IpFamily,
+} from './address-words.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -46,7 +53,13 @@ export class AsnIndex {
   readonly #organisationRefs: Uint32Array;
   readonly #organisations: readonly string[];
 
-  constructor(v4: RangeTable, v6: RangeTable, asnKeys: Uint32Array, organisationRefs: Uint32Array, organisations: readonly string[]) {
+  constructor(
+    v4: RangeTable,
+    v6: RangeTable,
+    asnKeys: Uint32Array,
+    organisationRefs: Uint32Array,
+    organisations: readonly string[],
+  ) {
     this.#v4 = v4;
     this.#v6 = v6;
     this.#asnKeys = asnKeys;
@@ -234,10 +247,14 @@ export class AsnIndexBuilder {
       if (start < 0 || end < 0) this.#fail(source, line, 'malformed IPv4 address');
       rows.starts[row] = start;
       rows.ends[row] = end;
-    } else if (!parseIpv6Bytes(bytes, from, c1, rows.starts, row * w) || !parseIpv6Bytes(bytes, c1 + 1, c2, rows.ends, row * w)) {
+    } else if (
+      !parseIpv6Bytes(bytes, from, c1, rows.starts, row * w) ||
+      !parseIpv6Bytes(bytes, c1 + 1, c2, rows.ends, row * w)
+    ) {
       this.#fail(source, line, 'malformed IPv6 address');
     }
-    if (compareWords(rows.starts, row * w, rows.ends, row * w, w) > 0) this.#fail(source, line, 'range ends before it starts');
+    if (compareWords(rows.starts, row * w, rows.ends, row * w, w) > 0)
+      this.#fail(source, line, 'range ends before it starts');
 
     if (c3 === c2 + 1 || c3 - c2 - 1 > 10) this.#fail(source, line, 'malformed AS number');
     let asn = 0;
@@ -306,7 +323,10 @@ export class AsnIndexBuilder {
 /** Builds the index in one go (tests and tools; the probe builds it in slices). */
 export function buildAsnIndex(v4Csv: Uint8Array, v6Csv: Uint8Array): AsnIndex {
   const builder = new AsnIndexBuilder();
-  for (const [family, name, bytes] of [[4, 'IPv4 CSV', v4Csv], [6, 'IPv6 CSV', v6Csv]] as const) {
+  for (const [family, name, bytes] of [
+    [4, 'IPv4 CSV', v4Csv],
+    [6, 'IPv6 CSV', v6Csv],
+  ] as const) {
     const cursor = builder.csv(family, name, bytes);
     while (!cursor.done) cursor.read(Number.MAX_SAFE_INTEGER);
   }
@@ -325,7 +345,9 @@ function orderOf(rows: RangeRows): Int32Array | null {
   const order = Int32Array.from({ length: rows.count }, (_, i) => i);
   order.sort(
     (a, b) =>
-      compareWords(rows.starts, a * w, rows.starts, b * w, w) || compareWords(rows.ends, b * w, rows.ends, a * w, w) || a - b,
+      compareWords(rows.starts, a * w, rows.starts, b * w, w) ||
+      compareWords(rows.ends, b * w, rows.ends, a * w, w) ||
+      a - b,
   );
   return order;
 }
@@ -360,7 +382,8 @@ function flatten(rows: RangeRows): RangeTable {
   /** Closes the top range; the next still-open one (or no AS) resumes after it, if anything follows. */
   const closeTop = (): void => {
     const closed = stack.pop()!;
-    while (stack.length > 0 && compareWords(rows.ends, stack[stack.length - 1]! * w, rows.ends, closed * w, w) <= 0) stack.pop();
+    while (stack.length > 0 && compareWords(rows.ends, stack[stack.length - 1]! * w, rows.ends, closed * w, w) <= 0)
+      stack.pop();
     if (!writeSuccessor(rows.ends, closed * w, w, position, 0)) {
       stack.length = 0; // the range ran to the last address of the space
       return;
@@ -370,7 +393,8 @@ function flatten(rows: RangeRows): RangeTable {
 
   for (let k = 0; k < rows.count; k++) {
     const r = order ? order[k]! : k;
-    while (stack.length > 0 && compareWords(rows.ends, stack[stack.length - 1]! * w, rows.starts, r * w, w) < 0) closeTop();
+    while (stack.length > 0 && compareWords(rows.ends, stack[stack.length - 1]! * w, rows.starts, r * w, w) < 0)
+      closeTop();
     for (let word = 0; word < w; word++) position[word] = rows.starts[r * w + word]!;
     emit(rows.asns[r]!);
     stack.push(r);

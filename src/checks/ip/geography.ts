@@ -15,7 +15,12 @@ export interface Geography {
   readonly continent: string;
 }
 
-export const UNKNOWN_GEOGRAPHY: Geography = Object.freeze({ countryCode: '', country: '', continentCode: '', continent: '' });
+export const UNKNOWN_GEOGRAPHY: Geography = Object.freeze({
+  countryCode: '',
+  country: '',
+  continentCode: '',
+  continent: '',
+});
 
 /**
  * Codes that appear in RIR delegation files and WHOIS-derived data sets but are
@@ -59,11 +64,21 @@ export function describeCountry(rawCode: string): Geography {
   if (!/^[A-Z]{2}$/.test(code) || UNKNOWN_MARKERS.has(code)) return UNKNOWN_GEOGRAPHY;
   const entry = countryTable[code];
   if (entry) {
-    return { countryCode: code, country: entry.name, continentCode: entry.continent, continent: continentName(entry.continent) };
+    return {
+      countryCode: code,
+      country: entry.name,
+      continentCode: entry.continent,
+      continent: continentName(entry.continent),
+    };
   }
   const region = REGISTRY_REGIONS[code];
   if (region) {
-    return { countryCode: code, country: region.country, continentCode: region.continentCode, continent: continentName(region.continentCode) };
+    return {
+      countryCode: code,
+      country: region.country,
+      continentCode: region.continentCode,
+      continent: continentName(region.continentCode),
+    };
   }
   return { countryCode: code, country: '', continentCode: '', continent: '' };
 }

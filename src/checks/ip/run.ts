@@ -42,6 +42,9 @@ export function assertPublic(ip: string, resolvedFrom: string | null, parameter 
   const verdict = classifyAddress(ip);
   if (verdict.special) {
     const subject = resolvedFrom ? `${resolvedFrom} resolves to ${ip}, ` : `${ip} is `;
-    throw new InputError(parameter, `${parameter}: ${subject}${withArticle(verdict.range)} address: private address, no public routing data`);
+    throw new InputError(
+      parameter,
+      `${parameter}: ${subject}${withArticle(verdict.range)} address: private address, no public routing data`,
+    );
   }
 }

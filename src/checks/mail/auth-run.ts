@@ -30,7 +30,12 @@ export function txtLookup(ctx: CheckContext): TxtLookup {
 
 /** The four lookups the SPF walk uses (RFC 7208 §4.6.4: include/redirect TXT, a, mx). */
 export function spfLookups(ctx: CheckContext): SpfLookups {
-  return { txt: txtLookup(ctx), a: recordLookup(ctx, 'A'), aaaa: recordLookup(ctx, 'AAAA'), mx: recordLookup(ctx, 'MX') };
+  return {
+    txt: txtLookup(ctx),
+    a: recordLookup(ctx, 'A'),
+    aaaa: recordLookup(ctx, 'AAAA'),
+    mx: recordLookup(ctx, 'MX'),
+  };
 }
 
 /** One node of the evaluated include/redirect tree, in a list: GraphQL (and so REST) has no recursive selections. */

@@ -90,7 +90,8 @@ export function parseDkimKey(record: string): DkimKey {
     else {
       keyBits = decoded.bits;
       keyEncoding = decoded.encoding;
-      if (decoded.encoding === 'pkcs1') warnings.push('the RSA key is a bare PKCS#1 RSAPublicKey; most verifiers expect SubjectPublicKeyInfo');
+      if (decoded.encoding === 'pkcs1')
+        warnings.push('the RSA key is a bare PKCS#1 RSAPublicKey; most verifiers expect SubjectPublicKeyInfo');
       if (keyBits !== null) {
         const size = rsaSizeFindings(keyBits);
         errors.push(...size.errors);
@@ -119,11 +120,18 @@ export function parseDkimKey(record: string): DkimKey {
 /** RFC 8301 §3.2: verifiers MUST NOT accept RSA keys under 1024 bits; signers SHOULD use at least 2048. */
 function rsaSizeFindings(bits: number): { errors: string[]; warnings: string[] } {
   if (bits < 1024) {
-    return { errors: [`the RSA key has ${bits} bits; verifiers reject keys under 1024 bits (RFC 8301 §3.2)`], warnings: [] };
+    return {
+      errors: [`the RSA key has ${bits} bits; verifiers reject keys under 1024 bits (RFC 8301 §3.2)`],
+      warnings: [],
+    };
   }
-  if (bits < 2048) return { errors: [], warnings: [`the RSA key has ${bits} bits; at least 2048 is recommended (RFC 8301 §3.2)`] };
+  if (bits < 2048)
+    return { errors: [], warnings: [`the RSA key has ${bits} bits; at least 2048 is recommended (RFC 8301 §3.2)`] };
   if (bits > 4096) {
-    return { errors: [], warnings: [`the RSA key has ${bits} bits; verifiers are only required to handle up to 4096 (RFC 8301 §3.2)`] };
+    return {
+      errors: [],
+      warnings: [`the RSA key has ${bits} bits; verifiers are only required to handle up to 4096 (RFC 8301 §3.2)`],
+    };
   }
   return { errors: [], warnings: [] };
 }
@@ -137,14 +145,17 @@ function decodePublicKey(keyType: string, base64: string): DecodedKey {
 
   if (keyType === 'ed25519') {
     // RFC 8463 §4.2: the raw 32-byte public key, not wrapped in SubjectPublicKeyInfo.
-    return der.length === 32 ? { bits: null, encoding: 'raw' } : { error: `an Ed25519 key is 32 raw bytes (RFC 8463 §4.2); p= holds ${der.length}` };
+    return der.length === 32
+      ? { bits: null, encoding: 'raw' }
+      : { error: `an Ed25519 key is 32 raw bytes (RFC 8463 §4.2); p= holds ${der.length}` };
   }
   if (keyType !== 'rsa') return { error: `k=${keyType} is not a known key type (rsa, ed25519)` };
 
   for (const type of ['spki', 'pkcs1'] as const) {
     try {
       const key = createPublicKey({ key: der, format: 'der', type });
-      if (key.asymmetricKeyType !== 'rsa') return { error: `k=rsa but p= holds an ${key.asymmetricKeyType ?? 'unknown'} key` };
+      if (key.asymmetricKeyType !== 'rsa')
+        return { error: `k=rsa but p= holds an ${key.asymmetricKeyType ?? 'unknown'} key` };
       return { bits: key.asymmetricKeyDetails?.modulusLength ?? null, encoding: type };
     } catch {
       // not this encoding; try the next
@@ -202,7 +213,8 @@ export function evaluateDkim(domain: string, selector: string, answer: TxtAnswer
   }
   const key = parseDkimKey(first);
   const warnings = [...key.warnings];
-  if (keys.length > 1) warnings.unshift(`${name} has ${keys.length} key records; verifiers' results are undefined (RFC 6376 §3.6.2.2)`);
+  if (keys.length > 1)
+    warnings.unshift(`${name} has ${keys.length} key records; verifiers' results are undefined (RFC 6376 §3.6.2.2)`);
   return {
     domain,
     selector,

@@ -56,7 +56,8 @@ export function parseDmarcRecord(record: string): DmarcRecordAnalysis {
   const warnings: string[] = [];
   const has = (name: string): boolean => Object.hasOwn(tags, name);
 
-  if (list.tags[0]?.name !== 'v' || tags.v !== 'DMARC1') errors.push('the record must start with v=DMARC1 (RFC 7489 §6.4)');
+  if (list.tags[0]?.name !== 'v' || tags.v !== 'DMARC1')
+    errors.push('the record must start with v=DMARC1 (RFC 7489 §6.4)');
 
   const policy = policyValue(tags.p);
   if (!has('p')) errors.push('the required p= tag is missing (RFC 7489 §6.3)');
@@ -73,19 +74,22 @@ export function parseDmarcRecord(record: string): DmarcRecordAnalysis {
   }
 
   for (const name of ['adkim', 'aspf'] as const) {
-    if (has(name) && !/^[rs]$/i.test(tags[name] ?? '')) errors.push(`${name}=${tags[name]} is not r (relaxed) or s (strict)`);
+    if (has(name) && !/^[rs]$/i.test(tags[name] ?? ''))
+      errors.push(`${name}=${tags[name]} is not r (relaxed) or s (strict)`);
   }
 
   if (has('fo')) {
     const bad = colonList(tags.fo ?? '').filter((o) => !FAILURE_OPTIONS.includes(o.toLowerCase()));
-    if (bad.length > 0 || colonList(tags.fo ?? '').length === 0) errors.push(`fo=${tags.fo} must be a ":"-separated list of 0, 1, d, s`);
+    if (bad.length > 0 || colonList(tags.fo ?? '').length === 0)
+      errors.push(`fo=${tags.fo} must be a ":"-separated list of 0, 1, d, s`);
   }
 
   if (has('rf')) {
     const formats = colonList(tags.rf ?? '');
     if (formats.length === 0) errors.push('rf= is empty');
     const unknown = formats.filter((f) => f.toLowerCase() !== 'afrf');
-    if (unknown.length > 0) warnings.push(`rf= names unregistered report formats: ${unknown.join(', ')} (only afrf is registered)`);
+    if (unknown.length > 0)
+      warnings.push(`rf= names unregistered report formats: ${unknown.join(', ')} (only afrf is registered)`);
   }
 
   if (has('ri') && !(/^\d{1,10}$/.test(tags.ri ?? '') && Number(tags.ri) <= MAX_UINT32)) {
@@ -105,11 +109,15 @@ export function parseDmarcRecord(record: string): DmarcRecordAnalysis {
   const versionOk = list.tags[0]?.name === 'v' && tags.v === 'DMARC1';
   const policyOk = policy !== null && !(has('sp') && subdomainPolicy === null);
   const rescuedByRua = !policyOk && aggregate.uris.length > 0;
-  if (rescuedByRua) warnings.push('without a valid policy, receivers treat this record as p=none because it has a valid rua= (RFC 7489 §6.6.3)');
+  if (rescuedByRua)
+    warnings.push(
+      'without a valid policy, receivers treat this record as p=none because it has a valid rua= (RFC 7489 §6.6.3)',
+    );
   const valid = versionOk && list.duplicates.length === 0 && (policyOk || rescuedByRua);
 
   if (policy === 'none') warnings.push('p=none only monitors: failing mail is still delivered');
-  if (has('pct') && percentage < 100 && policy !== 'none') warnings.push(`pct=${percentage}: the policy applies to ${percentage}% of failing mail`);
+  if (has('pct') && percentage < 100 && policy !== 'none')
+    warnings.push(`pct=${percentage}: the policy applies to ${percentage}% of failing mail`);
   if (!has('rua')) warnings.push('no rua=: no aggregate reports are requested');
 
   return {
@@ -142,7 +150,11 @@ function colonList(value: string): string[] {
  * RFC 7489 §6.2, §6.4: dmarc-uri = URI [ "!" 1*DIGIT [ "k" / "m" / "g" / "t" ] ], comma-separated.
  * Receivers must support mailto: only (§6.2), so other schemes get a warning.
  */
-function reportUris(tag: string, value: string | undefined, present: boolean): { uris: string[]; errors: string[]; warnings: string[] } {
+function reportUris(
+  tag: string,
+  value: string | undefined,
+  present: boolean,
+): { uris: string[]; errors: string[]; warnings: string[] } {
   const uris: string[] = [];
   const errors: string[] = [];
   const warnings: string[] = [];
@@ -223,7 +235,9 @@ export function organizationalDomain(domain: string): string | null {
 export async function checkDmarc(domain: string, lookup: TxtLookup): Promise<DmarcCheckResult> {
   const orgDomain = organizationalDomain(domain);
   const own = await dmarcRecordsAt(dmarcRecordName(domain), lookup);
-  const nearMissWarnings = own.nearMisses.map((r) => `"${clip(r)}" at ${dmarcRecordName(domain)} is not a DMARC record: it must start with v=DMARC1`);
+  const nearMissWarnings = own.nearMisses.map(
+    (r) => `"${clip(r)}" at ${dmarcRecordName(domain)} is not a DMARC record: it must start with v=DMARC1`,
+  );
 
   let candidates = own;
   let queriedName = dmarcRecordName(domain);
@@ -247,7 +261,9 @@ export async function checkDmarc(domain: string, lookup: TxtLookup): Promise<Dma
       policy: null,
       effectivePolicy: null,
       valid: false,
-      errors: multiple ? [`${queriedName} has ${candidates.records.length} DMARC records, so none applies (RFC 7489 §6.6.3)`] : [],
+      errors: multiple
+        ? [`${queriedName} has ${candidates.records.length} DMARC records, so none applies (RFC 7489 §6.6.3)`]
+        : [],
       warnings: nearMissWarnings,
     };
   }

@@ -80,7 +80,9 @@ export function inferProviders(mxHosts: readonly string[], spfIncludes: readonly
   for (const provider of MAIL_PROVIDERS) {
     const evidence = [
       ...mxHosts.filter((h) => provider.mx.some((m) => matchesMx(normalise(h), m))).map((h) => `mx:${normalise(h)}`),
-      ...spfIncludes.filter((d) => provider.spf.some((s) => hasSuffix(normalise(d), s))).map((d) => `spf:${normalise(d)}`),
+      ...spfIncludes
+        .filter((d) => provider.spf.some((s) => hasSuffix(normalise(d), s)))
+        .map((d) => `spf:${normalise(d)}`),
     ];
     if (evidence.length === 0) continue;
     providers.push({ name: provider.name, evidence: [...new Set(evidence)] });

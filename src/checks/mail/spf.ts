@@ -74,7 +74,11 @@ export function selectSpfRecords(txts: readonly string[]): string[] {
 }
 
 export function parseSpfRecord(record: string): ParsedSpfRecord {
-  const terms = record.slice('v=spf1'.length).split(' ').filter((t) => t !== '').map(parseTerm);
+  const terms = record
+    .slice('v=spf1'.length)
+    .split(' ')
+    .filter((t) => t !== '')
+    .map(parseTerm);
   const errors: string[] = [];
   const warnings: string[] = [];
 
@@ -88,7 +92,8 @@ export function parseSpfRecord(record: string): ParsedSpfRecord {
   const mechanisms = terms.filter((t): t is SpfMechanism => t.kind === 'mechanism');
   const allIndex = terms.findIndex((t) => t.kind === 'mechanism' && t.name === 'all');
   const all = mechanisms.find((m) => m.name === 'all');
-  if (mechanisms.some((m) => m.name === 'ptr')) warnings.push('the ptr mechanism is slow and unreliable and should not be used (RFC 7208 §5.5)');
+  if (mechanisms.some((m) => m.name === 'ptr'))
+    warnings.push('the ptr mechanism is slow and unreliable and should not be used (RFC 7208 §5.5)');
   if (all && all.qualifier === '+') warnings.push(`"${all.text}" lets every host on the Internet pass SPF`);
   if (allIndex >= 0 && terms.slice(allIndex + 1).some((t) => t.kind === 'mechanism')) {
     warnings.push('mechanisms after "all" are never evaluated (RFC 7208 §5.1)');
@@ -96,7 +101,8 @@ export function parseSpfRecord(record: string): ParsedSpfRecord {
   const redirect = terms.some((t) => t.kind === 'modifier' && t.name === 'redirect');
   if (redirect && all) warnings.push('redirect= is ignored because the record has an "all" mechanism (RFC 7208 §6.1)');
   for (const t of terms) {
-    if (t.kind === 'modifier' && t.name !== 'redirect' && t.name !== 'exp') warnings.push(`unknown modifier "${t.name}" is ignored (RFC 7208 §6)`);
+    if (t.kind === 'modifier' && t.name !== 'redirect' && t.name !== 'exp')
+      warnings.push(`unknown modifier "${t.name}" is ignored (RFC 7208 §6)`);
   }
   return { terms, errors, warnings, endsNeutral: !redirect && !all };
 }
@@ -158,8 +164,10 @@ export function parseTerm(text: string): SpfTerm {
         const error = domainSpecError(spec);
         if (error) return invalid(error);
       }
-      if (ip4 !== undefined && !validPrefix(ip4, IP4_PREFIX, 32)) return invalid(`"/${ip4}" is not an IPv4 prefix length (0-32)`);
-      if (ip6 !== undefined && !validPrefix(ip6, IP6_PREFIX, 128)) return invalid(`"//${ip6}" is not an IPv6 prefix length (0-128)`);
+      if (ip4 !== undefined && !validPrefix(ip4, IP4_PREFIX, 32))
+        return invalid(`"/${ip4}" is not an IPv4 prefix length (0-32)`);
+      if (ip6 !== undefined && !validPrefix(ip6, IP6_PREFIX, 128))
+        return invalid(`"//${ip6}" is not an IPv6 prefix length (0-128)`);
       return mechanism({
         name,
         domainSpec: spec ?? null,
@@ -172,7 +180,8 @@ export function parseTerm(text: string): SpfTerm {
       if (!parts) return invalid('"ip4" needs ":address" with an optional "/prefix"');
       const [, network = '', prefix] = parts;
       if (!isDottedQuad(network)) return invalid(`"${clip(network)}" is not an IPv4 address`);
-      if (prefix !== undefined && !validPrefix(prefix, IP4_PREFIX, 32)) return invalid(`"/${prefix}" is not an IPv4 prefix length (0-32)`);
+      if (prefix !== undefined && !validPrefix(prefix, IP4_PREFIX, 32))
+        return invalid(`"/${prefix}" is not an IPv4 prefix length (0-32)`);
       return mechanism({ name, network, ip4Prefix: prefix === undefined ? null : Number(prefix) });
     }
     case 'ip6': {
@@ -180,7 +189,8 @@ export function parseTerm(text: string): SpfTerm {
       if (!parts) return invalid('"ip6" needs ":address" with an optional "/prefix"');
       const [, network = '', prefix] = parts;
       if (!isIPv6(network)) return invalid(`"${clip(network)}" is not an IPv6 address`);
-      if (prefix !== undefined && !validPrefix(prefix, IP6_PREFIX, 128)) return invalid(`"/${prefix}" is not an IPv6 prefix length (0-128)`);
+      if (prefix !== undefined && !validPrefix(prefix, IP6_PREFIX, 128))
+        return invalid(`"/${prefix}" is not an IPv6 prefix length (0-128)`);
       return mechanism({ name, network, ip6Prefix: prefix === undefined ? null : Number(prefix) });
     }
     default:
@@ -230,12 +240,29 @@ function scanMacroString(text: string): MacroScan {
         i += 2;
       } else {
         const m = macroAt(text, i);
-        if (!m) return { error: `invalid macro at "${clip(text.slice(i))}" (RFC 7208 §7.1)`, letters, endsWithMacro, literalTail: '' };
+        if (!m)
+          return {
+            error: `invalid macro at "${clip(text.slice(i))}" (RFC 7208 §7.1)`,
+            letters,
+            endsWithMacro,
+            literalTail: '',
+          };
         const letter = (m[1] ?? '').toLowerCase();
         if (!DOMAIN_MACRO_LETTERS.includes(letter)) {
-          return { error: `macro letter "${m[1]}" is not allowed here (RFC 7208 §7.2)`, letters, endsWithMacro, literalTail: '' };
+          return {
+            error: `macro letter "${m[1]}" is not allowed here (RFC 7208 §7.2)`,
+            letters,
+            endsWithMacro,
+            literalTail: '',
+          };
         }
-        if (m[2] !== '' && Number(m[2]) === 0) return { error: 'a macro digit transformer must not be zero (RFC 7208 §7.3)', letters, endsWithMacro, literalTail: '' };
+        if (m[2] !== '' && Number(m[2]) === 0)
+          return {
+            error: 'a macro digit transformer must not be zero (RFC 7208 §7.3)',
+            letters,
+            endsWithMacro,
+            literalTail: '',
+          };
         letters.push(letter);
         i += m[0].length;
       }
@@ -245,7 +272,12 @@ function scanMacroString(text: string): MacroScan {
       endsWithMacro = false;
       i += 1;
     } else {
-      return { error: `character ${JSON.stringify(text[i])} is not allowed (RFC 7208 §7.1)`, letters, endsWithMacro, literalTail: '' };
+      return {
+        error: `character ${JSON.stringify(text[i])} is not allowed (RFC 7208 §7.1)`,
+        letters,
+        endsWithMacro,
+        literalTail: '',
+      };
     }
   }
   return { error: null, letters, endsWithMacro, literalTail: text.slice(tailStart) };
@@ -336,7 +368,12 @@ function truncateDomain(domain: string): string {
 export function spfIncludeTargets(terms: readonly SpfTerm[]): string[] {
   const targets: string[] = [];
   for (const t of terms) {
-    const spec = t.kind === 'mechanism' && t.name === 'include' ? t.domainSpec : t.kind === 'modifier' && t.name === 'redirect' ? t.value : null;
+    const spec =
+      t.kind === 'mechanism' && t.name === 'include'
+        ? t.domainSpec
+        : t.kind === 'modifier' && t.name === 'redirect'
+          ? t.value
+          : null;
     if (spec !== null && !spec.includes('%')) targets.push(spec.toLowerCase().replace(/\.$/, ''));
   }
   return targets;
@@ -365,7 +402,14 @@ export interface SpfWalkOptions {
   maxDepth?: number;
 }
 
-export type SpfNodeStatus = 'ok' | 'no-record' | 'multiple-records' | 'invalid' | 'temperror' | 'loop' | 'not-evaluated';
+export type SpfNodeStatus =
+  | 'ok'
+  | 'no-record'
+  | 'multiple-records'
+  | 'invalid'
+  | 'temperror'
+  | 'loop'
+  | 'not-evaluated';
 
 export interface SpfTreeNode {
   domain: string;
@@ -430,7 +474,11 @@ const MAX_LISTED = 100; // findings kept per list: a 64 KiB record could otherwi
  * Looks up `domain`'s SPF record with `lookups.txt` and walks its tree. A failure of that first
  * question is thrown (the check could not run); failures further down are temperror findings.
  */
-export async function checkSpf(domain: string, lookups: SpfLookups, options: SpfWalkOptions = {}): Promise<SpfCheckResult> {
+export async function checkSpf(
+  domain: string,
+  lookups: SpfLookups,
+  options: SpfWalkOptions = {},
+): Promise<SpfCheckResult> {
   const state: WalkState = {
     lookups,
     maxQueries: options.maxQueries ?? 30,
@@ -474,7 +522,9 @@ export async function checkSpf(domain: string, lookups: SpfLookups, options: Spf
   const node = newNode(root, 'root');
   if (records.length > 1) {
     node.status = 'multiple-records';
-    state.errors.push(`${root} has ${records.length} SPF records; receivers return permerror (RFC 7208 §4.5). The first is analysed.`);
+    state.errors.push(
+      `${root} has ${records.length} SPF records; receivers return permerror (RFC 7208 §4.5). The first is analysed.`,
+    );
   }
   node.record = first;
   const parsed = await evaluateRecord(state, node, first, 0, [root]);
@@ -486,7 +536,9 @@ export async function checkSpf(domain: string, lookups: SpfLookups, options: Spf
     );
   }
   if (state.voidLookupCount > SPF_VOID_LOOKUP_LIMIT) {
-    state.errors.push(`${atLeast}${state.voidLookupCount} void lookups exceed the limit of ${SPF_VOID_LOOKUP_LIMIT} (RFC 7208 §4.6.4)`);
+    state.errors.push(
+      `${atLeast}${state.voidLookupCount} void lookups exceed the limit of ${SPF_VOID_LOOKUP_LIMIT} (RFC 7208 §4.6.4)`,
+    );
   }
 
   const errors = capList(state.errors);
@@ -517,7 +569,13 @@ function newNode(domain: string, via: SpfTreeNode['via']): SpfTreeNode {
   return { domain, via, status: 'ok', record: null, lookups: 0, voidLookups: 0, children: [], notes: [] };
 }
 
-async function evaluateRecord(state: WalkState, node: SpfTreeNode, record: string, depth: number, path: string[]): Promise<ParsedSpfRecord> {
+async function evaluateRecord(
+  state: WalkState,
+  node: SpfTreeNode,
+  record: string,
+  depth: number,
+  path: string[],
+): Promise<ParsedSpfRecord> {
   const parsed = parseSpfRecord(record);
   if (parsed.errors.length > 0 && node.status === 'ok') node.status = 'invalid';
   for (const e of parsed.errors) state.errors.push(`${node.domain}: ${e}`);
@@ -525,7 +583,9 @@ async function evaluateRecord(state: WalkState, node: SpfTreeNode, record: strin
   // An included record without "all" is normal (the include just does not match); for the
   // domain itself or a redirect target it decides what unlisted hosts get.
   if (parsed.endsNeutral && node.via !== 'include') {
-    state.warnings.push(`${node.domain}: no "all" mechanism and no redirect=: mail from other hosts gets the default result neutral (RFC 7208 §4.7)`);
+    state.warnings.push(
+      `${node.domain}: no "all" mechanism and no redirect=: mail from other hosts gets the default result neutral (RFC 7208 §4.7)`,
+    );
   }
 
   const hasAll = parsed.terms.some((t) => t.kind === 'mechanism' && t.name === 'all');
@@ -585,7 +645,11 @@ function noteNotEvaluated(state: WalkState, node: SpfTreeNode, note: string): vo
 function targetOf(state: WalkState, node: SpfTreeNode, termText: string, spec: string): string | null {
   const expansion = expandDomainSpec(spec, node.domain);
   if ('senderMacros' in expansion) {
-    noteNotEvaluated(state, node, `${node.domain}: ${termText} not evaluated (macro %{${expansion.senderMacros.join('}, %{')}} depends on the sender)`);
+    noteNotEvaluated(
+      state,
+      node,
+      `${node.domain}: ${termText} not evaluated (macro %{${expansion.senderMacros.join('}, %{')}} depends on the sender)`,
+    );
     return null;
   }
   // A %{d} expansion can still break DNS name rules (a label over 63 characters), and a literal
@@ -601,10 +665,20 @@ function targetOf(state: WalkState, node: SpfTreeNode, termText: string, spec: s
 }
 
 /** Asks one question within the budget. null: budget spent (noted); ProbeError: the question failed. */
-async function ask(state: WalkState, node: SpfTreeNode, lookup: RecordLookup, name: string, termText: string): Promise<TxtAnswer | Error | null> {
+async function ask(
+  state: WalkState,
+  node: SpfTreeNode,
+  lookup: RecordLookup,
+  name: string,
+  termText: string,
+): Promise<TxtAnswer | Error | null> {
   if (state.queries >= state.maxQueries) {
     state.truncated = true;
-    noteNotEvaluated(state, node, `${node.domain}: ${termText} not evaluated (query budget of ${state.maxQueries} spent)`);
+    noteNotEvaluated(
+      state,
+      node,
+      `${node.domain}: ${termText} not evaluated (query budget of ${state.maxQueries} spent)`,
+    );
     return null;
   }
   state.queries += 1;
@@ -666,7 +740,12 @@ async function follow(
   await evaluateRecord(state, child, first, depth + 1, [...path, target]);
 }
 
-async function resolveAddressTerm(state: WalkState, node: SpfTreeNode, term: SpfMechanism, families: ('a' | 'aaaa')[]): Promise<void> {
+async function resolveAddressTerm(
+  state: WalkState,
+  node: SpfTreeNode,
+  term: SpfMechanism,
+  families: ('a' | 'aaaa')[],
+): Promise<void> {
   const target = targetOf(state, node, term.text, term.domainSpec ?? node.domain);
   if (target === null) return;
   let asked = false;

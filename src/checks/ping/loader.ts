@@ -43,7 +43,12 @@ export function createPingLoaders(deps: PingLoaderDependencies): PingLoaders {
   const observe = deps.observe ?? unobserved;
   // Offline (no reply) is a result, not a failure (decisions §4): told apart by outcome.
   const pings = createRequestLoader(
-    (q: PingQuestion) => observe('ping', () => pingOnce(q, deps), (r) => r.status.toLowerCase()),
+    (q: PingQuestion) =>
+      observe(
+        'ping',
+        () => pingOnce(q, deps),
+        (r) => r.status.toLowerCase(),
+      ),
     (q) => q.ip,
   );
   return { ping: (question) => pings.load(question) };

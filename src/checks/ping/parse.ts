@@ -29,7 +29,8 @@ export interface PingStatistics {
 
 const SUMMARY =
   /^(\d+) packets transmitted, (\d+) (?:packets )?received(?:, \+(\d+) duplicates)?(?:, \+(\d+) corrupted)?(?:, \+(\d+) errors)?(?:, ([\d.]+)% packet loss)?/m;
-const ROUND_TRIP = /^(?:rtt|round-trip) min\/avg\/max(?:\/(?:mdev|stddev))? = ([\d.]+)\/([\d.]+)\/([\d.]+)(?:\/[\d.]+)? ms/m;
+const ROUND_TRIP =
+  /^(?:rtt|round-trip) min\/avg\/max(?:\/(?:mdev|stddev))? = ([\d.]+)\/([\d.]+)\/([\d.]+)(?:\/[\d.]+)? ms/m;
 
 /** The statistics of a transcript, or null when it has no summary line (ping failed early). */
 export function parsePingOutput(text: string): PingStatistics | null {

@@ -12,7 +12,14 @@ import { InputError } from '../../errors.js';
 import { ProbeError } from '../../probes/errors.js';
 import type { HostOrIp } from '../../validation.js';
 import type { CheckContext } from '../context.js';
-import { addressToPing, pingData, reverseDnsFromResponse, reverseLookupName, type PingData, type ReverseDns } from './result.js';
+import {
+  addressToPing,
+  pingData,
+  reverseDnsFromResponse,
+  reverseLookupName,
+  type PingData,
+  type ReverseDns,
+} from './result.js';
 
 export async function runPingCheck(ctx: CheckContext, host: HostOrIp): Promise<PingData> {
   const checked = await ctx.guard.check(host, ctx.signal, 'host');

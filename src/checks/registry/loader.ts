@@ -76,7 +76,8 @@ function admit(guard: WhoisServerGuard, server: string, upstream: string, addres
     guard.assertAllowed(address, server);
   } catch (err) {
     if (isProbeError(err)) throw err;
-    const where = address === server ? `is ${refusalReason(address)}` : `resolves to ${address}, ${refusalReason(address)}`;
+    const where =
+      address === server ? `is ${refusalReason(address)}` : `resolves to ${address}, ${refusalReason(address)}`;
     throw new ProbeError(
       'REFUSED',
       upstream,
@@ -135,7 +136,10 @@ export function createGuardedWhoisClient(
       const upstream = `${server}:${port}`;
       // The client connects to an IP literal without resolving it: check it here.
       if (net.isIP(server) !== 0) admit(guard, server, upstream, server);
-      const client = createWhoisClient({ resolveHost: (host) => checkedAddress(guard, host, upstream), connect: guardedConnect });
+      const client = createWhoisClient({
+        resolveHost: (host) => checkedAddress(guard, host, upstream),
+        connect: guardedConnect,
+      });
       return client.query(server, port, query, opts);
     },
   };
@@ -181,7 +185,12 @@ export function createRegistrationLoader(deps: RegistrationLoaderDeps): Registra
   const guarded = createGuardedWhoisClient(deps);
   const whois: WhoisClient = { query: (...args) => deps.observe('whois', () => guarded.query(...args)) };
   const rdap: RdapClient | null = deps.rdap && {
-    getDomain: (...args) => deps.observe('rdap', () => deps.rdap!.getDomain(...args), (a) => (a.json === null ? 'not_found' : 'ok')),
+    getDomain: (...args) =>
+      deps.observe(
+        'rdap',
+        () => deps.rdap!.getDomain(...args),
+        (a) => (a.json === null ? 'not_found' : 'ok'),
+      ),
   };
   const lookup = async (matchedDomain: string): Promise<CachedRegistration> => {
     const hit = await deps.cache.get(matchedDomain);
@@ -200,7 +209,10 @@ export function createRegistrationLoader(deps: RegistrationLoaderDeps): Registra
     const result = await lookupRegistration(matchedDomain, watched.deps);
     // RDAP was due but the data came from WHOIS: RDAP failed, or answered something that is not a domain.
     const rdapFellBack =
-      rdap !== null && deps.bootstrap !== null && result.source === 'WHOIS' && rdapBaseFor(deps.bootstrap, matchedDomain) !== null;
+      rdap !== null &&
+      deps.bootstrap !== null &&
+      result.source === 'WHOIS' &&
+      rdapBaseFor(deps.bootstrap, matchedDomain) !== null;
     const entry: CachedRegistration = { result, fetchedAt: deps.now(), complete: watched.complete() && !rdapFellBack };
     deps.cache.set(matchedDomain, entry);
     return entry;

@@ -163,7 +163,11 @@ async function askRdap(ctx: Context, baseUrl: string): Promise<RdapAnswer & { fa
   } catch (err) {
     if (!(err instanceof RdapFormatError)) throw err;
     const host = hostOf(answer.url);
-    throw new ProbeError('MALFORMED', host, `RDAP server ${host} answered with something other than a domain: ${err.message}`);
+    throw new ProbeError(
+      'MALFORMED',
+      host,
+      `RDAP server ${host} answered with something other than a domain: ${err.message}`,
+    );
   }
 }
 
@@ -185,9 +189,13 @@ async function lookupRdap(ctx: Context, baseUrl: string): Promise<RegistryResult
     try {
       const registrar = await askRdap(ctx, relatedBase);
       if (registrar.facts === null) {
-        ctx.notes.push(`The registrar's RDAP server ${host} has no record of the domain; the registry's data is shown.`);
+        ctx.notes.push(
+          `The registrar's RDAP server ${host} has no record of the domain; the registry's data is shown.`,
+        );
       } else if (registrar.facts.domainName !== null && !sameName(registrar.facts.domainName, ctx.queried)) {
-        ctx.notes.push(`The registrar's RDAP server ${host} answered about another domain; the registry's data is shown.`);
+        ctx.notes.push(
+          `The registrar's RDAP server ${host} answered about another domain; the registry's data is shown.`,
+        );
       } else {
         answers.push(registrar.facts);
         raw = JSON.stringify(registrar.json, null, 2);
@@ -250,7 +258,11 @@ async function lookupWhois(ctx: Context): Promise<RegistryResult> {
 
     if (facts.rateLimited) {
       if (useful.length === 0) {
-        throw new ProbeError('REFUSED', `${server}:${deps.whoisPort}`, `WHOIS server ${server}:${deps.whoisPort} refused the query: rate limit reached`);
+        throw new ProbeError(
+          'REFUSED',
+          `${server}:${deps.whoisPort}`,
+          `WHOIS server ${server}:${deps.whoisPort} refused the query: rate limit reached`,
+        );
       }
       notes.push(`WHOIS server ${server} rate-limited the query; the answer of ${useful.at(-1)!.server} is shown.`);
       break;
@@ -258,7 +270,9 @@ async function lookupWhois(ctx: Context): Promise<RegistryResult> {
     if (aboutDomain) {
       if (useful.length > 0 && facts.notFound) {
         // The registry's word decides whether the domain exists.
-        notes.push(`WHOIS server ${server} has no record of the domain; the answer of ${useful.at(-1)!.server} is shown.`);
+        notes.push(
+          `WHOIS server ${server} has no record of the domain; the answer of ${useful.at(-1)!.server} is shown.`,
+        );
         break;
       }
       useful.push(step);

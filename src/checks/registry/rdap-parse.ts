@@ -58,8 +58,7 @@ function hasRole(entity: Json, role: string): boolean {
   return strings(entity.roles).some((r) => r.toLowerCase() === role);
 }
 
-const DATE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /**
  * RFC 3339 as RFC 9083 §4.5 requires, and what servers send instead:
@@ -75,7 +74,8 @@ export function normalizeRdapDate(value: unknown): string | null {
   let offsetMinutes = 0;
   if (zone && zone.toUpperCase() !== 'Z') {
     const digits = zone.slice(1).replace(':', '');
-    offsetMinutes = (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0')) * (zone.startsWith('-') ? -1 : 1);
+    offsetMinutes =
+      (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0')) * (zone.startsWith('-') ? -1 : 1);
   }
   const fields = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
   const [year, month, day, hour, minute, second] = fields;
@@ -154,7 +154,11 @@ function vcardPhone(entity: Json): string | null {
 
 /** Registrar's name: vCard fn, else org, else the handle (CZ.NIC sends only "REG-INTERNET-CZ"). */
 function registrarName(entity: Json): string | null {
-  return vcardText(entity, 'fn') ?? vcardText(entity, 'org') ?? (typeof entity.handle === 'string' ? nonEmpty(entity.handle) : null);
+  return (
+    vcardText(entity, 'fn') ??
+    vcardText(entity, 'org') ??
+    (typeof entity.handle === 'string' ? nonEmpty(entity.handle) : null)
+  );
 }
 
 /**
@@ -172,7 +176,11 @@ const REDACTION_TYPE = /redacted|truncated due to authorization/i;
 function isRedacted(obj: Json): boolean {
   if (Array.isArray(obj.redacted) && obj.redacted.length > 0) return true;
   const marks = [...objects(obj.remarks), ...objects(obj.notices)];
-  if (marks.some((m) => (typeof m.type === 'string' && REDACTION_TYPE.test(m.type)) || /redacted/i.test(String(m.title ?? '')))) {
+  if (
+    marks.some(
+      (m) => (typeof m.type === 'string' && REDACTION_TYPE.test(m.type)) || /redacted/i.test(String(m.title ?? '')),
+    )
+  ) {
     return true;
   }
   return objects(obj.entities).some(isRedacted);
@@ -180,7 +188,9 @@ function isRedacted(obj: Json): boolean {
 
 function eventDate(domain: Json, ...actions: string[]): string | null {
   for (const action of actions) {
-    const event = objects(domain.events).find((e) => typeof e.eventAction === 'string' && e.eventAction.toLowerCase() === action);
+    const event = objects(domain.events).find(
+      (e) => typeof e.eventAction === 'string' && e.eventAction.toLowerCase() === action,
+    );
     const date = normalizeRdapDate(event?.eventDate);
     if (date) return date;
   }
@@ -203,7 +213,8 @@ function relatedRdapUrl(domain: Json): string | null {
 /** Facts of an RDAP domain object. Throws RdapFormatError when `json` is not one. */
 export function parseRdapDomain(json: unknown): RegistryFacts {
   if (!isObject(json)) throw new RdapFormatError('the RDAP answer is not a JSON object');
-  if (json.errorCode !== undefined) throw new RdapFormatError(`the RDAP answer is an error object (${String(json.errorCode)})`);
+  if (json.errorCode !== undefined)
+    throw new RdapFormatError(`the RDAP answer is an error object (${String(json.errorCode)})`);
   if (json.objectClassName !== undefined && json.objectClassName !== 'domain') {
     throw new RdapFormatError(`the RDAP answer is a "${String(json.objectClassName)}" object, not a domain`);
   }
@@ -214,7 +225,11 @@ export function parseRdapDomain(json: unknown): RegistryFacts {
   const registrar = objects(json.entities).find((e) => hasRole(e, 'registrar'));
   const abuse = abuseEntity(json, registrar);
   const nameServers = [
-    ...new Set(objects(json.nameservers).map((ns) => hostName(ns.ldhName)).filter((n): n is string => n !== null)),
+    ...new Set(
+      objects(json.nameservers)
+        .map((ns) => hostName(ns.ldhName))
+        .filter((n): n is string => n !== null),
+    ),
   ];
 
   return {

@@ -107,7 +107,8 @@ export async function runWhois(ctx: CheckContext, query: RegistrationQuery): Pro
 
 function missingContactReason(result: RegistryResult, matchedDomain: string): string {
   if (result.notFound) return `${matchedDomain} is not registered, so it has no registrar abuse contact.`;
-  if (result.registrar === null) return `The registration data of ${matchedDomain} names no registrar and no abuse contact.`;
+  if (result.registrar === null)
+    return `The registration data of ${matchedDomain} names no registrar and no abuse contact.`;
   return `The registrar of ${matchedDomain} (${result.registrar}) publishes no abuse contact in the registration data.`;
 }
 
@@ -116,7 +117,9 @@ export async function runAbuseContactLookup(ctx: CheckContext, query: Registrati
   const email = result.abuseEmail ?? '';
   const phone = result.abusePhone ?? '';
   const found = !result.notFound && (email !== '' || phone !== '');
-  const notes = [found ? null : missingContactReason(result, query.matchedDomain), result.message].filter((n) => n !== null);
+  const notes = [found ? null : missingContactReason(result, query.matchedDomain), result.message].filter(
+    (n) => n !== null,
+  );
   return {
     domain: query.domain,
     matchedDomain: query.matchedDomain,

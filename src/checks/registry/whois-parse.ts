@@ -15,6 +15,7 @@
 import { normaliseWhoisDate } from './whois/dates.js';
 import {
   ANSWER_META_SECTIONS,
+  CHANGE_LOG_KEYS,
   CONTACT_CONTEXT,
   CONTACT_OBJECT_DATE_KEYS,
   CREATED_KEYS,
@@ -38,6 +39,7 @@ import {
   keepQueriedRecords,
   pickDomainName,
   pickFirst,
+  pickLatest,
 } from './whois/select.js';
 import { cleanRegistrar, readWhoisServer } from './whois/values.js';
 import type { WhoisServer } from './whois/values.js';
@@ -90,7 +92,8 @@ export function parseWhois(text: string, queriedDomain?: string): WhoisFacts {
   const readDate = (entry: WhoisEntry): string | null => normaliseWhoisDate(entry.value, dateOptions);
 
   const creationDate = pickFirst(domainDateEntries, CREATED_KEYS, readDate);
-  const updatedDate = pickFirst(domainDateEntries, UPDATED_KEYS, readDate);
+  const updatedDate =
+    pickFirst(domainDateEntries, UPDATED_KEYS, readDate) ?? pickLatest(domainDateEntries, CHANGE_LOG_KEYS, readDate);
   const expiryDate =
     pickFirst(domainDateEntries, EXPIRES_KEYS, readDate) ??
     findDateInValues(domainDateEntries, EXPIRES_IN_VALUE, dateOptions);

@@ -103,15 +103,12 @@ export function daysRemaining(validTo: string, now: Date): number {
  *      intermediate, unknown CA).
  *   5. valid.
  */
-export function sslStatus(
-  evidence: CertificateEvidence,
-  hostname: HostnameVerdict,
-  now: Date,
-): SslStatus {
+export function sslStatus(evidence: CertificateEvidence, hostname: HostnameVerdict, now: Date): SslStatus {
   const leaf = leafOf(evidence);
   const nowMs = now.getTime();
   if (Date.parse(leaf.validTo) < nowMs || evidence.authorizationError === 'CERT_HAS_EXPIRED') return 'expired';
-  if (Date.parse(leaf.validFrom) > nowMs || evidence.authorizationError === 'CERT_NOT_YET_VALID') return 'not-yet-valid';
+  if (Date.parse(leaf.validFrom) > nowMs || evidence.authorizationError === 'CERT_NOT_YET_VALID')
+    return 'not-yet-valid';
   if (!hostname.match) return 'hostname-mismatch';
   if (!evidence.authorized) return 'untrusted';
   return 'valid';

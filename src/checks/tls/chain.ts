@@ -152,7 +152,8 @@ export function dnsAndIpAltNames(text: string | null): string[] {
   const names: string[] = [];
   for (const entry of parseSubjectAltName(text)) {
     if (entry.type === 'DNS') names.push(entry.value);
-    else if (entry.type === 'IP Address') names.push(ipaddr.isValid(entry.value) ? ipaddr.parse(entry.value).toString() : entry.value);
+    else if (entry.type === 'IP Address')
+      names.push(ipaddr.isValid(entry.value) ? ipaddr.parse(entry.value).toString() : entry.value);
   }
   return names;
 }

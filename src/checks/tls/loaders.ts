@@ -69,31 +69,38 @@ export function createConnectionLoaders(
 ): ConnectionLoaders {
   const handshakes = connectionLoader<TlsQuestion, TlsHandshakeResult>(
     (q) =>
-      observe('tls', () => tlsHandshake({
-        ip: q.ip,
-        port: q.port,
-        servername: q.servername,
-        ...(q.minVersion ? { minVersion: q.minVersion } : {}),
-        ...(q.maxVersion ? { maxVersion: q.maxVersion } : {}),
-        ...(q.alpn ? { alpn: q.alpn } : {}),
-        timeoutMs: settings.connectTimeoutMs,
-        handshakeTimeoutMs: settings.handshakeTimeoutMs,
-        signal,
-        ...(settings.tlsCa !== undefined ? { ca: settings.tlsCa } : {}),
-        assertRemote: (remoteAddress) => assertAllowed(remoteAddress, q.target),
-      })),
+      observe('tls', () =>
+        tlsHandshake({
+          ip: q.ip,
+          port: q.port,
+          servername: q.servername,
+          ...(q.minVersion ? { minVersion: q.minVersion } : {}),
+          ...(q.maxVersion ? { maxVersion: q.maxVersion } : {}),
+          ...(q.alpn ? { alpn: q.alpn } : {}),
+          timeoutMs: settings.connectTimeoutMs,
+          handshakeTimeoutMs: settings.handshakeTimeoutMs,
+          signal,
+          ...(settings.tlsCa !== undefined ? { ca: settings.tlsCa } : {}),
+          assertRemote: (remoteAddress) => assertAllowed(remoteAddress, q.target),
+        }),
+      ),
     tlsQuestionKey,
   );
   const ports = connectionLoader<TcpQuestion, TcpPortProbeResult>(
     (q) =>
       // open, closed and filtered are all answers (port-checker results), told apart by outcome
-      observe('tcp', () => probeTcpPort({
-        ip: q.ip,
-        port: q.port,
-        timeoutMs: settings.connectTimeoutMs,
-        signal,
-        assertRemote: (remoteAddress) => assertAllowed(remoteAddress, q.target),
-      }), (r) => r.state),
+      observe(
+        'tcp',
+        () =>
+          probeTcpPort({
+            ip: q.ip,
+            port: q.port,
+            timeoutMs: settings.connectTimeoutMs,
+            signal,
+            assertRemote: (remoteAddress) => assertAllowed(remoteAddress, q.target),
+          }),
+        (r) => r.state,
+      ),
     tcpQuestionKey,
   );
   return {

@@ -38,6 +38,10 @@ export function portStateFromConnectError(code: string | undefined): PortState |
   }
 }
 
-export function portCheckerData(host: string, port: number, outcome: { state: PortState; responseTimeMs: number }): PortCheckerData {
+export function portCheckerData(
+  host: string,
+  port: number,
+  outcome: { state: PortState; responseTimeMs: number },
+): PortCheckerData {
   return { host, port, status: outcome.state, responseTime: outcome.responseTimeMs };
 }

@@ -61,7 +61,10 @@ function mainHandshake(domain: string, ip: string, port: number): TlsQuestion {
 }
 
 /** ssl-checker: one handshake with SNI; a failed handshake is an error (502/504), since there is no certificate to judge. */
-export async function runSslChecker(ctx: CheckContext, input: { domain: string; port: number }): Promise<SslCheckerResult> {
+export async function runSslChecker(
+  ctx: CheckContext,
+  input: { domain: string; port: number },
+): Promise<SslCheckerResult> {
   const { domain, port } = input;
   const checked = await ctx.guard.check({ kind: 'hostname', hostname: domain }, ctx.signal, 'domain');
   const ip = preferredAddress(checked.addresses);
@@ -95,7 +98,10 @@ function settle<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
  * family, and one pinned to each version this side can offer — each bounded by the
  * connect and handshake bounds, so the whole check takes as long as its slowest handshake.
  */
-export async function runTlsConfiguration(ctx: CheckContext, input: { domain: string; port: number }): Promise<TlsConfigurationResult> {
+export async function runTlsConfiguration(
+  ctx: CheckContext,
+  input: { domain: string; port: number },
+): Promise<TlsConfigurationResult> {
   const { domain, port } = input;
   const checked = await ctx.guard.check({ kind: 'hostname', hostname: domain }, ctx.signal, 'domain');
   const families = firstAddressPerFamily(checked.addresses);
@@ -104,7 +110,11 @@ export async function runTlsConfiguration(ctx: CheckContext, input: { domain: st
   const localSupport = await localTlsSupport();
 
   const pinned = (version: TlsProtocolVersion): Promise<PromiseSettledResult<TlsHandshakeResult>> | null =>
-    localSupport[version] ? settle(ctx.tlsHandshake({ ip, port, servername: domain, minVersion: version, maxVersion: version, target: domain })) : null;
+    localSupport[version]
+      ? settle(
+          ctx.tlsHandshake({ ip, port, servername: domain, minVersion: version, maxVersion: version, target: domain }),
+        )
+      : null;
 
   const [primary, withoutSni, familyOutcomes, versionOutcomes] = await Promise.all([
     settle(ctx.tlsHandshake(main)),
@@ -115,7 +125,11 @@ export async function runTlsConfiguration(ctx: CheckContext, input: { domain: st
   ]);
   assertFindings([primary, withoutSni, ...familyOutcomes, ...versionOutcomes]);
 
-  const familyProbes: FamilyProbe[] = families.map((a, i) => ({ family: a.family, ip: a.address, outcome: familyOutcomes[i]! }));
+  const familyProbes: FamilyProbe[] = families.map((a, i) => ({
+    family: a.family,
+    ip: a.address,
+    outcome: familyOutcomes[i]!,
+  }));
   const outcomesByVersion: Partial<Record<TlsProtocolVersion, PromiseSettledResult<{ protocol: string }>>> = {};
   TLS_PROTOCOL_VERSIONS.forEach((version, i) => {
     const outcome = versionOutcomes[i];
@@ -136,7 +150,10 @@ export async function runTlsConfiguration(ctx: CheckContext, input: { domain: st
 }
 
 /** port-checker: one TCP connection attempt to the target's preferred address. */
-export async function runPortChecker(ctx: CheckContext, input: { host: HostOrIp; port: number }): Promise<PortCheckerResult> {
+export async function runPortChecker(
+  ctx: CheckContext,
+  input: { host: HostOrIp; port: number },
+): Promise<PortCheckerResult> {
   const { host, port } = input;
   const checked = await ctx.guard.check(host, ctx.signal, 'host');
   const ip = preferredAddress(checked.addresses);

@@ -61,9 +61,7 @@ export function useCredits(): Plugin<RequestContext> {
       return {
         async onExecuteDone({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) {
           if (!outcome.chargeId || Symbol.asyncIterator in result) return;
-          const failed = new Set(
-            (result.errors ?? []).filter(isUncharged).map((e) => String(e.path?.[0] ?? '')),
-          );
+          const failed = new Set((result.errors ?? []).filter(isUncharged).map((e) => String(e.path?.[0] ?? '')));
           const refund = price.fields.filter((f) => failed.has(f.responseKey)).reduce((s, f) => s + f.cost, 0);
           if (refund === 0) return;
           try {
@@ -73,8 +71,12 @@ export function useCredits(): Plugin<RequestContext> {
             ctx.services.logger.error('refund_failed', { keyId, credits: refund, message: (e as Error).message });
             return;
           }
-          for (const f of price.fields) if (failed.has(f.responseKey)) ctx.services.metrics.creditsRefunded(f.tool, f.cost);
-          Object.assign(ctx.responseHeaders, rateLimitHeaders(policy, { ...outcome, remaining: outcome.remaining + refund }));
+          for (const f of price.fields)
+            if (failed.has(f.responseKey)) ctx.services.metrics.creditsRefunded(f.tool, f.cost);
+          Object.assign(
+            ctx.responseHeaders,
+            rateLimitHeaders(policy, { ...outcome, remaining: outcome.remaining + refund }),
+          );
         },
       };
     },

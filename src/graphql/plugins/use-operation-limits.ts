@@ -1,19 +1,141 @@
 /**
- * Bounds on what an operation may cost us before it is priced: introspection needs no key, so a
- * huge or deeply nested document must be refused cheaply. The parser stops at `maxTokens` (graphql-js
- * `parse` option: "Document contains more that N tokens" — sic — a 400), and the request body is read only
- * up to MAX_OPERATION_BODY_BYTES (app.ts).
+ * Bounds on what an operation may cost us before it is priced or run. Introspection needs no key, so
+ * an amplifying document (150 aliased `__schema` selections answer megabytes after half a second of
+ * CPU) must be refused cheaply, before execution:
+ * - the parser stops at `maxTokens` (graphql-js `parse` option: "Document contains more that N tokens",
+ *   sic), and the request body is read only up to MAX_OPERATION_BODY_BYTES (app.ts);
+ * - aliases, depth and directives are counted by the graphql-armor validation rules (maintained,
+ *   fragment-aware), with the limit and the count in the message;
+ * - at most one introspection root (`__schema` / `__type`) per operation (our own rule: armor has none);
+ * - an operation the schema cannot run (subscription, mutation: there are none) fails validation too
+ *   (graphql-js would only refuse it at execution, as a 200).
+ * Every validation failure is a client error: HTTP 400 (GraphQL over HTTP answers 200 to
+ * `application/json` clients by default), never charged (credits are taken at execution).
  */
-import { parse } from 'graphql';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import {
+  GraphQLError,
+  Kind,
+  OperationTypeNode,
+  parse,
+  type ASTVisitor,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-export const MAX_OPERATION_TOKENS = 4000;
 export const MAX_OPERATION_BODY_BYTES = 64 * 1024;
 
-export function useOperationLimits(maxTokens = MAX_OPERATION_TOKENS): Plugin {
+export interface OperationLimits {
+  /** tokens of the document (graphql-js parser option) */
+  readonly maxTokens: number;
+  /** aliases in an operation, fragments included (graphql-armor max-aliases) */
+  readonly maxAliases: number;
+  /** field depth, fragments flattened, introspection counted (graphql-armor max-depth) */
+  readonly maxDepth: number;
+  /** directives in an operation (graphql-armor max-directives) */
+  readonly maxDirectives: number;
+}
+
+/** `extensions.code` of an operation refused before execution */
+export const INVALID_OPERATION = 'INVALID_OPERATION';
+
+export function useOperationLimits(limits: OperationLimits): Plugin {
+  // armor throws its error out of validation when it propagates; report it instead, as every other rule
+  // does, so that it is answered like any validation error (and so as a 400, below)
+  const armor = {
+    exposeLimits: true,
+    propagateOnRejection: false,
+    onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
+  };
+  const rules = [
+    maxAliasesRule({ ...armor, n: limits.maxAliases, allowList: [] }),
+    maxDepthRule({ ...armor, n: limits.maxDepth, ignoreIntrospection: false, flattenFragments: true }),
+    maxDirectivesRule({ ...armor, n: limits.maxDirectives }),
+    oneIntrospectionRoot,
+    queriesOnly,
+  ];
   return {
     onParse({ setParseFn }) {
-      setParseFn((source, options) => parse(source, { ...options, maxTokens }));
+      setParseFn((source, options) => parse(source, { ...options, maxTokens: limits.maxTokens }));
+    },
+    onValidate({ addValidationRule }) {
+      for (const rule of rules) addValidationRule(rule);
+      return ({ valid, result, setResult }) => {
+        if (!valid) setResult(result.map(asClientError));
+      };
+    },
+  };
+}
+
+function asClientError(error: Error): GraphQLError {
+  const graphqlError = error instanceof GraphQLError ? error : null;
+  return new GraphQLError(error.message.replace(/^Syntax Error: /, ''), {
+    nodes: graphqlError?.nodes,
+    source: graphqlError?.source,
+    positions: graphqlError?.positions,
+    // spec: false — yoga marks validation errors as "spec" errors, which it answers with 200 to
+    // application/json clients (GraphQL over HTTP's legacy rule); ours are a 400 for every client
+    extensions: {
+      ...graphqlError?.extensions,
+      code: INVALID_OPERATION,
+      status: 400,
+      http: { status: 400, spec: false },
+    },
+  });
+}
+
+/** Every check is a query: a subscription or mutation is refused before execution. */
+function queriesOnly(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(operation) {
+      if (operation.operation !== OperationTypeNode.QUERY) {
+        context.reportError(
+          new GraphQLError(
+            `Only query operations are supported: this service runs no ${operation.operation} operations.`,
+            { nodes: [operation] },
+          ),
+        );
+      }
+    },
+  };
+}
+
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
+
+/** At most one `__schema` / `__type` selection at the root of an operation (fragments followed). */
+function oneIntrospectionRoot(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(operation) {
+      const seen = new Set<string>();
+      const count = (selectionSet: SelectionSetNode): number => {
+        let n = 0;
+        for (const selection of selectionSet.selections) {
+          if (selection.kind === Kind.FIELD) {
+            if (INTROSPECTION_ROOTS.has(selection.name.value)) n++;
+          } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+            n += count(selection.selectionSet);
+          } else if (!seen.has(selection.name.value)) {
+            seen.add(selection.name.value);
+            const fragment = context.getFragment(selection.name.value);
+            if (fragment) n += count(fragment.selectionSet);
+          }
+        }
+        return n;
+      };
+      const found = count(operation.selectionSet);
+      if (found > 1) {
+        context.reportError(
+          new GraphQLError(
+            `Introspection limit of 1 root field (__schema or __type) per operation exceeded, found ${found}.`,
+            {
+              nodes: [operation],
+            },
+          ),
+        );
+      }
     },
   };
 }

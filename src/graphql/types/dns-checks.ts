@@ -19,14 +19,15 @@ const DnsblStatus = builder.enumType('DnsblStatus', {
 
 const DnsblListResultRef = builder.objectRef<DnsblListResult>('DnsblListResult').implement({
   fields: (t) => ({
-    zone: t.exposeString('zone', { description: 'The list\'s DNS zone.' }),
-    name: t.exposeString('name', { description: 'The list\'s display name.' }),
-    query: t.exposeString('query', { description: 'The name asked: the address\'s octets reversed, then the zone.' }),
+    zone: t.exposeString('zone', { description: "The list's DNS zone." }),
+    name: t.exposeString('name', { description: "The list's display name." }),
+    query: t.exposeString('query', { description: "The name asked: the address's octets reversed, then the zone." }),
     status: t.field({ type: DnsblStatus, resolve: (r) => r.status }),
     codes: t.exposeStringList('codes', { description: 'Every A record of the answer.' }),
     reason: t.exposeString('reason', {
       nullable: true,
-      description: 'The list\'s TXT explanation or the meaning of a known code for a listing; the error for an error; null when clean.',
+      description:
+        "The list's TXT explanation or the meaning of a known code for a listing; the error for an error; null when clean.",
     }),
   }),
 });
@@ -34,24 +35,36 @@ const DnsblListResultRef = builder.objectRef<DnsblListResult>('DnsblListResult')
 const DnsblCheck = builder.objectRef<DnsblCheckResult>('DnsblCheck').implement({
   fields: (t) => ({
     host: t.exposeString('host', { description: 'The host as given (normalised).' }),
-    ip: t.exposeString('ip', { description: 'The IPv4 address checked; with `ipv6Only`, the domain\'s first IPv6 address (not checked).' }),
-    resolvedFrom: t.exposeString('resolvedFrom', { nullable: true, description: 'The domain the address was resolved from; null when `host` was an address.' }),
-    results: t.field({ type: [DnsblListResultRef], description: 'One entry per configured list (dnsbl.zones), in that order.', resolve: (r) => r.results }),
+    ip: t.exposeString('ip', {
+      description: "The IPv4 address checked; with `ipv6Only`, the domain's first IPv6 address (not checked).",
+    }),
+    resolvedFrom: t.exposeString('resolvedFrom', {
+      nullable: true,
+      description: 'The domain the address was resolved from; null when `host` was an address.',
+    }),
+    results: t.field({
+      type: [DnsblListResultRef],
+      description: 'One entry per configured list (dnsbl.zones), in that order.',
+      resolve: (r) => r.results,
+    }),
     listedCount: t.exposeInt('listedCount', { description: 'Lists whose status is listed.' }),
-    ipv6Only: t.exposeBoolean('ipv6Only', { description: 'The domain has AAAA records but no A record: no list was asked and `results` is empty.' }),
+    ipv6Only: t.exposeBoolean('ipv6Only', {
+      description: 'The domain has AAAA records but no A record: no list was asked and `results` is empty.',
+    }),
   }),
 });
 
 builder.queryField('dnsBlacklistChecker', (t) =>
   t.field({
+    nullable: true,
     type: DnsblCheck,
     description:
-      'Whether an IPv4 address (or a domain\'s first IPv4 address) is on the configured DNS block lists, all asked in parallel (RFC 5782) (REST: dns-blacklist-checker). An IPv6 address, or a private or otherwise special-purpose IPv4 address, is refused (400).',
+      "Whether an IPv4 address (or a domain's first IPv4 address) is on the configured DNS block lists, all asked in parallel (RFC 5782) (REST: dns-blacklist-checker). An IPv6 address, or a private or otherwise special-purpose IPv4 address, is refused (400).",
     args: { host: t.arg.string({ required: true }) },
     resolve: defineCheck({
       field: 'dnsBlacklistChecker',
       tool: 'dns-blacklist-checker',
-      parse: (args: { host: string }) => parseDnsblHost('host', args.host),
+      parse: (args: { host: string }, ctx) => parseDnsblHost('host', args.host, ctx.services.config.targets.allow),
       run: (host, checks) => runDnsblCheck(checks, host),
     }),
   }),
@@ -68,11 +81,17 @@ const DnssecStatus = builder.enumType('DnssecStatus', {
 const DnssecTest = builder.objectRef<DnssecTestResult>('DnssecTest').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    keyCount: t.exposeInt('keyCount', { description: 'DNSKEY records at the name (asked with checking disabled, so a broken chain still shows its keys).' }),
-    validated: t.exposeBoolean('validated', { description: 'The chain of trust validates: true exactly when status is enabled.' }),
+    keyCount: t.exposeInt('keyCount', {
+      description: 'DNSKEY records at the name (asked with checking disabled, so a broken chain still shows its keys).',
+    }),
+    validated: t.exposeBoolean('validated', {
+      description: 'The chain of trust validates: true exactly when status is enabled.',
+    }),
     status: t.field({ type: DnssecStatus, resolve: (r) => r.status }),
     reason: t.exposeString('reason', { description: 'The rule that decided the status.' }),
-    dsPresent: t.exposeBoolean('dsPresent', { description: 'The parent zone has a DS record for the name (a secure delegation).' }),
+    dsPresent: t.exposeBoolean('dsPresent', {
+      description: 'The parent zone has a DS record for the name (a secure delegation).',
+    }),
     authenticated: t.exposeBoolean('authenticated', { description: 'The resolver set AD on the DNSKEY answer.' }),
     rcode: t.field({ type: DnsRcode, resolve: (r) => r.rcode }),
   }),
@@ -80,6 +99,7 @@ const DnssecTest = builder.objectRef<DnssecTestResult>('DnssecTest').implement({
 
 builder.queryField('dnssecTest', (t) =>
   t.field({
+    nullable: true,
     type: DnssecTest,
     description:
       'DNSSEC status of a domain as the system resolver validates it: DNSKEY with DO (and again with CD on SERVFAIL), DS at the parent (REST: dnssec-test). Meaningful only when the system resolver validates; otherwise signed zones read insecure.',
@@ -97,7 +117,7 @@ builder.queryField('dnssecTest', (t) =>
 
 const PropagationExpectedSource = builder.enumType('PropagationExpectedSource', {
   description:
-    'authoritative: `expected` is the answer of the domain\'s own name servers, asked directly. majority: none of them answered (or none may be asked), so `expected` is the most common answer among the resolvers (a tie goes to the resolver listed first).',
+    "authoritative: `expected` is the answer of the domain's own name servers, asked directly. majority: none of them answered (or none may be asked), so `expected` is the most common answer among the resolvers (a tie goes to the resolver listed first).",
   values: ['authoritative', 'majority'] as const,
 });
 
@@ -107,12 +127,17 @@ const PropagationResolver = builder.objectRef<PropagationEntry>('PropagationReso
     ip: t.exposeString('ip'),
     countryCode: t.exposeString('countryCode'),
     records: t.exposeStringList('records', {
-      description: 'The records of the asked type as text: addresses, names, "10 mx.example.com" for MX, the seven fields for SOA, the joined string for TXT.',
+      description:
+        'The records of the asked type as text: addresses, names, "10 mx.example.com" for MX, the seven fields for SOA, the joined string for TXT.',
     }),
-    error: t.exposeString('error', { nullable: true, description: 'Why this resolver gave no answer (time-out, SERVFAIL, refused, …); null when it answered.' }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description: 'Why this resolver gave no answer (time-out, SERVFAIL, refused, …); null when it answered.',
+    }),
     responseTime: t.exposeFloat('responseTime', { description: 'Milliseconds until the answer or the failure.' }),
     matches: t.exposeBoolean('matches', {
-      description: 'The resolver answered and its record set equals `expected`, ignoring order, duplicates, case and trailing dots.',
+      description:
+        'The resolver answered and its record set equals `expected`, ignoring order, duplicates, case and trailing dots.',
     }),
   }),
 });
@@ -125,8 +150,14 @@ const DnsPropagation = builder.objectRef<PropagationResult>('DnsPropagation').im
       description:
         'propagated: every resolver that answered matches `expected`; partial: some do; not-propagated: none does. Resolvers that failed are left out of the rule (they are in `unreachable`); when every resolver fails the check is an error (502).',
     }),
-    unreachable: t.exposeStringList('unreachable', { description: 'Names of the resolvers that gave no answer; each has its `error`.' }),
-    resolvers: t.field({ type: [PropagationResolver], description: 'One entry per public resolver, in configuration order.', resolve: (r) => r.resolvers }),
+    unreachable: t.exposeStringList('unreachable', {
+      description: 'Names of the resolvers that gave no answer; each has its `error`.',
+    }),
+    resolvers: t.field({
+      type: [PropagationResolver],
+      description: 'One entry per public resolver, in configuration order.',
+      resolve: (r) => r.resolvers,
+    }),
     expected: t.exposeStringList('expected', { description: 'The record set the resolvers are compared with.' }),
     expectedSource: t.field({ type: PropagationExpectedSource, resolve: (r) => r.expectedSource }),
   }),
@@ -134,6 +165,7 @@ const DnsPropagation = builder.objectRef<PropagationResult>('DnsPropagation').im
 
 builder.queryField('dnsPropagation', (t) =>
   t.field({
+    nullable: true,
     type: DnsPropagation,
     description:
       'Asks every configured public resolver in parallel for one record type of a name and compares their answers with the authoritative answer (REST: dns-propagation). `type` is one of A, AAAA, MX, TXT, CNAME, NS, SOA (default A). Never served from a cache.',

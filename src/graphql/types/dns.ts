@@ -1,5 +1,13 @@
 /** dns-lookup and mx-lookup: object types and their query fields. */
-import { runDnsLookup, runMxLookup, type DnsLookupResult, type MxHost, type MxLookupResult, type ResolverChoice, type TypeFailure } from '../../checks/dns/lookup-run.js';
+import {
+  runDnsLookup,
+  runMxLookup,
+  type DnsLookupResult,
+  type MxHost,
+  type MxLookupResult,
+  type ResolverChoice,
+  type TypeFailure,
+} from '../../checks/dns/lookup-run.js';
 import type { LookupRecords, MxEntry, SoaEntry } from '../../checks/dns/records.js';
 import { parseHostname } from '../../validation.js';
 import { builder } from '../builder.js';
@@ -22,7 +30,9 @@ const SoaRecord = builder.objectRef<SoaEntry>('SoaRecord').implement({
   fields: (t) => ({
     nsname: t.exposeString('nsname', { description: 'MNAME: the primary name server.' }),
     hostmaster: t.exposeString('hostmaster', { description: 'RNAME as a DNS name (the first label is the mailbox).' }),
-    serial: t.exposeFloat('serial', { description: 'A 32-bit unsigned serial (a Float: GraphQL Int is signed 32-bit).' }),
+    serial: t.exposeFloat('serial', {
+      description: 'A 32-bit unsigned serial (a Float: GraphQL Int is signed 32-bit).',
+    }),
     refresh: t.exposeInt('refresh'),
     retry: t.exposeInt('retry'),
     expire: t.exposeInt('expire'),
@@ -36,7 +46,7 @@ const DnsRecords = builder.objectRef<LookupRecords>('DnsRecords').implement({
     A: t.exposeStringList('A'),
     AAAA: t.exposeStringList('AAAA'),
     MX: t.field({ type: [MxRecord], resolve: (r) => r.MX }),
-    TXT: t.exposeStringList('TXT', { description: 'Each record\'s character-strings joined (RFC 7208 §3.3).' }),
+    TXT: t.exposeStringList('TXT', { description: "Each record's character-strings joined (RFC 7208 §3.3)." }),
     CNAME: t.exposeStringList('CNAME'),
     NS: t.exposeStringList('NS'),
     SOA: t.field({ type: [SoaRecord], resolve: (r) => r.SOA }),
@@ -48,12 +58,16 @@ const ResolverUsed = builder.objectRef<ResolverChoice>('ResolverUsed').implement
     name: t.exposeString('name', { description: 'The public resolver\'s name, or "system".' }),
     ip: t.exposeString('ip'),
     requested: t.exposeString('requested', { nullable: true, description: 'The resolver parameter as given.' }),
-    note: t.exposeString('note', { nullable: true, description: 'Why the system resolver was used instead of the requested one.' }),
+    note: t.exposeString('note', {
+      nullable: true,
+      description: 'Why the system resolver was used instead of the requested one.',
+    }),
   }),
 });
 
 export const DnsTypeFailure = builder.objectRef<TypeFailure>('DnsTypeFailure').implement({
-  description: 'A record type whose question failed; its list is empty because of the failure, not because the name has none.',
+  description:
+    'A record type whose question failed; its list is empty because of the failure, not because the name has none.',
   fields: (t) => ({
     type: t.exposeString('type'),
     code: t.exposeString('code', { description: 'UPSTREAM_TIMEOUT or UPSTREAM_FAILED.' }),
@@ -75,8 +89,13 @@ const MxHostRef = builder.objectRef<MxHost>('MxHost').implement({
   fields: (t) => ({
     priority: t.exposeInt('priority'),
     exchange: t.exposeString('exchange'),
-    ip: t.exposeString('ip', { description: 'First IPv4 address of the exchange (else its first IPv6); "" when it has none.' }),
-    provider: t.exposeString('provider', { nullable: true, description: 'Mail provider recognised from the exchange name.' }),
+    ip: t.exposeString('ip', {
+      description: 'First IPv4 address of the exchange (else its first IPv6); "" when it has none.',
+    }),
+    provider: t.exposeString('provider', {
+      nullable: true,
+      description: 'Mail provider recognised from the exchange name.',
+    }),
   }),
 });
 
@@ -91,6 +110,7 @@ export const MxLookup = builder.objectRef<MxLookupResult>('MxLookup').implement(
 
 builder.queryField('dnsLookup', (t) =>
   t.field({
+    nullable: true,
     type: DnsLookup,
     description:
       'A, AAAA, MX, TXT, CNAME, NS and SOA of a name, asked in parallel (REST: dns-lookup). `resolver` is one of the public resolvers\' IPs or "system" (default); an unknown value falls back to system and `resolver.note` says so.',
@@ -109,6 +129,7 @@ builder.queryField('dnsLookup', (t) =>
 
 builder.queryField('mxLookup', (t) =>
   t.field({
+    nullable: true,
     type: MxLookup,
     description: 'MX hosts of a domain with their addresses and recognised providers (REST: mx-lookup).',
     args: { domain: t.arg.string({ required: true }) },

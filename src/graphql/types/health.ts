@@ -48,7 +48,10 @@ export const HealthCheckStatusEnum = builder.enumType('HealthCheckStatus', {
     info: { description: 'Worth knowing; nothing needs fixing.' },
     warning: { description: 'Should be fixed.' },
     critical: { description: 'Visitors (or mail) are affected now or soon: fix first.' },
-    error: { description: 'The check could not run (time-out, upstream failure); `error` says why. Counts as a warning in the verdict.' },
+    error: {
+      description:
+        'The check could not run (time-out, upstream failure); `error` says why. Counts as a warning in the verdict.',
+    },
   } as const,
 });
 
@@ -64,9 +67,12 @@ export const HealthVerdictStatusEnum = builder.enumType('HealthVerdictStatus', {
 export const HealthVerdictRef = builder.objectRef<Verdict>('HealthVerdict').implement({
   fields: (t) => ({
     status: t.field({ type: HealthVerdictStatusEnum, resolve: (v) => v.status }),
-    headline: t.exposeString('headline', { description: 'How many checks need attention and which (for ok: that all passed, and how many notes).' }),
+    headline: t.exposeString('headline', {
+      description: 'How many checks need attention and which (for ok: that all passed, and how many notes).',
+    }),
     summary: t.exposeString('summary', {
-      description: 'The summaries of the worst findings, worst first (at most three, then how many more); for ok, the notes.',
+      description:
+        'The summaries of the worst findings, worst first (at most three, then how many more); for ok, the notes.',
     }),
   }),
 });
@@ -86,7 +92,10 @@ export const HealthCheckRef = builder.interfaceRef<HealthCheckShape>('HealthChec
     label: t.exposeString('label', { description: 'Human-readable name.' }),
     status: t.field({ type: HealthCheckStatusEnum, resolve: (c) => c.status }),
     summary: t.exposeString('summary', { description: 'One sentence: what was found and, when not ok, what to do.' }),
-    error: t.exposeString('error', { nullable: true, description: 'Why the check could not run (status error); null otherwise.' }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description: 'Why the check could not run (status error); null otherwise.',
+    }),
   }),
 });
 
@@ -96,7 +105,10 @@ const WebsiteDnsDetails = builder.objectRef<DnsDetails>('WebsiteDnsDetails').imp
   description:
     'dns — ok: IPv4 and IPv6 addresses; info: IPv4 only (add AAAA); warning: IPv6 only (add A). A name without addresses is a 400, a resolver failure a 502/504.',
   fields: (t) => ({
-    ip: t.exposeString('ip', { nullable: true, description: 'The address the checks connect to: the first IPv4 address, else the first IPv6 one.' }),
+    ip: t.exposeString('ip', {
+      nullable: true,
+      description: 'The address the checks connect to: the first IPv4 address, else the first IPv6 one.',
+    }),
     ipv4: t.exposeStringList('ipv4'),
     ipv6: t.exposeStringList('ipv6'),
   }),
@@ -105,7 +117,10 @@ const WebsiteDnsDetails = builder.objectRef<DnsDetails>('WebsiteDnsDetails').imp
 const WebsiteLocationDetails = builder.objectRef<LocationDetails>('WebsiteLocationDetails').implement({
   description: 'location — ok: a country is known for the address; info: none is (no IP data covers it).',
   fields: (t) => ({
-    countryCode: t.exposeString('countryCode', { nullable: true, description: 'ISO 3166-1 alpha-2; null when unknown.' }),
+    countryCode: t.exposeString('countryCode', {
+      nullable: true,
+      description: 'ISO 3166-1 alpha-2; null when unknown.',
+    }),
     country: t.exposeString('country', { nullable: true }),
   }),
 });
@@ -126,7 +141,10 @@ const WebsiteOrganizationDetails = builder.objectRef<OrganizationDetails>('Websi
 const WebsitePingDetails = builder.objectRef<PingDetails>('WebsitePingDetails').implement({
   description: `ping — ok: no loss; info: some loss under ${PING_LOSS_WARNING_PERCENT} %, or no reply at all (ICMP filtered, common); warning: ${PING_LOSS_WARNING_PERCENT} % loss or more, but not all.`,
   fields: (t) => ({
-    avgRoundTripMs: t.exposeFloat('avgRoundTripMs', { nullable: true, description: 'Mean round-trip time, ms; null without replies.' }),
+    avgRoundTripMs: t.exposeFloat('avgRoundTripMs', {
+      nullable: true,
+      description: 'Mean round-trip time, ms; null without replies.',
+    }),
     packetLossPercent: t.exposeFloat('packetLossPercent', { nullable: true }),
     sent: t.exposeInt('sent', { nullable: true }),
     received: t.exposeInt('received', { nullable: true }),
@@ -164,11 +182,15 @@ const WebsiteHttpDetails = builder.objectRef<HttpDetails>('WebsiteHttpDetails').
       description:
         "A Cloudflare challenge or block page answered (403 or 503 with cf-mitigated: challenge, or from a Cloudflare edge with the page's markers in its head).",
     }),
-    url: t.exposeString('url', { nullable: true, description: 'The URL fetched: targetUrl, or its http:// form when httpsRefused.' }),
+    url: t.exposeString('url', {
+      nullable: true,
+      description: 'The URL fetched: targetUrl, or its http:// form when httpsRefused.',
+    }),
     finalUrl: t.exposeString('finalUrl', { nullable: true }),
     httpsRefused: t.exposeBoolean('httpsRefused', {
       nullable: true,
-      description: 'The target was a domain, https:// refused the connection, and http:// was fetched instead for the page checks.',
+      description:
+        'The target was a domain, https:// refused the connection, and http:// was fetched instead for the page checks.',
     }),
   }),
 });
@@ -184,7 +206,12 @@ const WebsiteRedirectHop = builder.objectRef<RedirectHop>('WebsiteRedirectHop').
 const WebsiteRedirectsDetails = builder.objectRef<RedirectsDetails>('WebsiteRedirectsDetails').implement({
   description: `redirects — critical: a redirect loop; warning: ${REDIRECTS_WARNING_COUNT} or more redirects, a redirect from https to http, more than http.maxRedirects, or a Location that is not a web address; ok otherwise.`,
   fields: (t) => ({
-    hops: t.field({ type: [WebsiteRedirectHop], nullable: true, description: 'Each redirect, in order; empty without redirects.', resolve: (d) => d.hops }),
+    hops: t.field({
+      type: [WebsiteRedirectHop],
+      nullable: true,
+      description: 'Each redirect, in order; empty without redirects.',
+      resolve: (d) => d.hops,
+    }),
     finalUrl: t.exposeString('finalUrl', { nullable: true }),
   }),
 });
@@ -194,12 +221,27 @@ const WebsiteSslDetails = builder.objectRef<SslDetails>('WebsiteSslDetails').imp
     `ssl — critical: the port refuses (no HTTPS), the handshake fails (including a server with nothing newer than TLS 1.1), the certificate is not valid (ssl-checker status), or fewer than ${SSL_CRITICAL_DAYS} days and under ${SSL_CRITICAL_PERCENT} % of its validity period are left; ` +
     `warning: fewer than ${SSL_WARNING_DAYS} days and under ${SSL_WARNING_PERCENT} % left, or TLS 1.2 negotiated (no TLS 1.3); ok otherwise. A time-out or reset is error.`,
   fields: (t) => ({
-    daysRemaining: t.exposeInt('daysRemaining', { nullable: true, description: 'Whole days until the certificate expires, rounded down.' }),
-    percentRemaining: t.exposeFloat('percentRemaining', { nullable: true, description: 'Share of the validity period (notBefore → notAfter) still ahead, 0–100.' }),
-    certificateStatus: t.exposeString('certificateStatus', { nullable: true, description: 'ssl-checker status: valid, expired, not-yet-valid, hostname-mismatch or untrusted.' }),
-    tlsVersion: t.exposeString('tlsVersion', { nullable: true, description: 'The negotiated version, e.g. "TLSv1.3".' }),
+    daysRemaining: t.exposeInt('daysRemaining', {
+      nullable: true,
+      description: 'Whole days until the certificate expires, rounded down.',
+    }),
+    percentRemaining: t.exposeFloat('percentRemaining', {
+      nullable: true,
+      description: 'Share of the validity period (notBefore → notAfter) still ahead, 0–100.',
+    }),
+    certificateStatus: t.exposeString('certificateStatus', {
+      nullable: true,
+      description: 'ssl-checker status: valid, expired, not-yet-valid, hostname-mismatch or untrusted.',
+    }),
+    tlsVersion: t.exposeString('tlsVersion', {
+      nullable: true,
+      description: 'The negotiated version, e.g. "TLSv1.3".',
+    }),
     expiryDate: t.exposeString('expiryDate', { nullable: true, description: 'ISO 8601 UTC.' }),
-    port: t.exposeInt('port', { nullable: true, description: "The port of the handshake: the target URL's when it is https, else 443." }),
+    port: t.exposeInt('port', {
+      nullable: true,
+      description: "The port of the handshake: the target URL's when it is https, else 443.",
+    }),
   }),
 });
 
@@ -213,7 +255,8 @@ const WebsiteSecurityDetails = builder.objectRef<SecurityDetails>('WebsiteSecuri
 });
 
 const WebsiteProtocolDetails = builder.objectRef<ProtocolDetails>('WebsiteProtocolDetails').implement({
-  description: 'protocol — ok: HTTP/2; warning: HTTP/1.1 (over https HTTP/2 was offered through ALPN and not taken; over http browsers never use HTTP/2).',
+  description:
+    'protocol — ok: HTTP/2; warning: HTTP/1.1 (over https HTTP/2 was offered through ALPN and not taken; over http browsers never use HTTP/2).',
   fields: (t) => ({
     protocol: t.exposeString('protocol', { nullable: true, description: '"HTTP/2" or "HTTP/1.1".' }),
   }),
@@ -222,9 +265,18 @@ const WebsiteProtocolDetails = builder.objectRef<ProtocolDetails>('WebsiteProtoc
 const WebsiteCompressionDetails = builder.objectRef<CompressionDetails>('WebsiteCompressionDetails').implement({
   description: `compression — ok: br or zstd, or nothing worth compressing (no body, an already compressed type, under ${COMPRESSION_MIN_BYTES} bytes); info: gzip or deflate; warning: a text response sent uncompressed.`,
   fields: (t) => ({
-    encoding: t.exposeString('encoding', { nullable: true, description: 'The Content-Encoding of the final response ("br", "gzip", …), or "none".' }),
-    contentType: t.exposeString('contentType', { nullable: true, description: 'Its media type, lower case, without parameters.' }),
-    contentLength: t.exposeInt('contentLength', { nullable: true, description: 'Its Content-Length; null when it has none.' }),
+    encoding: t.exposeString('encoding', {
+      nullable: true,
+      description: 'The Content-Encoding of the final response ("br", "gzip", …), or "none".',
+    }),
+    contentType: t.exposeString('contentType', {
+      nullable: true,
+      description: 'Its media type, lower case, without parameters.',
+    }),
+    contentLength: t.exposeInt('contentLength', {
+      nullable: true,
+      description: 'Its Content-Length; null when it has none.',
+    }),
   }),
 });
 
@@ -232,7 +284,9 @@ const WebsitePortEntry = builder.objectRef<PortEntry>('WebsitePortEntry').implem
   fields: (t) => ({
     port: t.exposeInt('port'),
     protocol: t.exposeString('protocol', { description: 'Always "tcp".' }),
-    status: t.exposeString('status', { description: 'port-checker status: open, closed (refused) or filtered (no answer in time, or ICMP unreachable).' }),
+    status: t.exposeString('status', {
+      description: 'port-checker status: open, closed (refused) or filtered (no answer in time, or ICMP unreachable).',
+    }),
   }),
 });
 
@@ -263,7 +317,8 @@ const DETAILS_TYPE_OF = {
 const detailsOwner = new WeakMap<object, WebsiteCheckId>();
 
 const WebsiteCheckDetails = builder.unionType('WebsiteCheckDetails', {
-  description: "A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …). A check that could not run has every field null.",
+  description:
+    "A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …). A check that could not run has every field null.",
   types: Object.values(DETAILS_TYPE_OF),
   resolveType: (details) => {
     const id = detailsOwner.get(details);
@@ -289,8 +344,12 @@ const WebsiteCheckRef = builder.objectRef<WebsiteCheck>('WebsiteCheck').implemen
 const WebsiteHealthCheckRef = builder.objectRef<WebsiteHealthResult>('WebsiteHealthCheck').implement({
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'The host checked (lower-case A-label).' }),
-    targetUrl: t.exposeString('targetUrl', { description: 'The URL as given (normalised), or https://<domain>/ for a domain.' }),
-    ip: t.exposeString('ip', { description: 'The address the checks connect to: the first IPv4 address, else the first IPv6 one.' }),
+    targetUrl: t.exposeString('targetUrl', {
+      description: 'The URL as given (normalised), or https://<domain>/ for a domain.',
+    }),
+    ip: t.exposeString('ip', {
+      description: 'The address the checks connect to: the first IPv4 address, else the first IPv6 one.',
+    }),
     verdict: t.field({ type: HealthVerdictRef, resolve: (r) => r.verdict }),
     checks: t.field({ type: [WebsiteCheckRef], resolve: (r) => r.checks }),
   }),
@@ -298,10 +357,11 @@ const WebsiteHealthCheckRef = builder.objectRef<WebsiteHealthResult>('WebsiteHea
 
 builder.queryField('websiteHealthCheck', (t) =>
   t.field({
+    nullable: true,
     type: WebsiteHealthCheckRef,
     description:
       'DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression and web ports of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). ' +
-      'The parts run concurrently and share the single checks\' questions (one fetch, one handshake). A part that fails is that check\'s error; a refused target is a 400.',
+      "The parts run concurrently and share the single checks' questions (one fetch, one handshake). A part that fails is that check's error; a refused target is a 400.",
     args: { target: t.arg.string({ required: true, description: 'A domain, or an http(s) URL.' }) },
     resolve: defineCheck({
       field: 'websiteHealthCheck',

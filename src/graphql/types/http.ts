@@ -1,6 +1,12 @@
 /** http-headers and open-graph-checker: object types and their query fields. */
 import type { OpenGraphTags, TwitterCardTags } from '../../checks/http/open-graph.js';
-import { runHttpHeaders, runOpenGraphChecker, type HttpHeadersResult, type OpenGraphCheckerResult, type RedirectNotFollowed } from '../../checks/http/run.js';
+import {
+  runHttpHeaders,
+  runOpenGraphChecker,
+  type HttpHeadersResult,
+  type OpenGraphCheckerResult,
+  type RedirectNotFollowed,
+} from '../../checks/http/run.js';
 import type { SecurityHeaderScore } from '../../checks/http/security-headers.js';
 import { parseUrl } from '../../validation.js';
 import { builder } from '../builder.js';
@@ -21,7 +27,8 @@ const RedirectNotFollowedRef = builder.objectRef<RedirectNotFollowed>('RedirectN
   description: 'A redirect that was not followed because its Location cannot be fetched.',
   fields: (t) => ({
     reason: t.exposeString('reason', {
-      description: '"unsupported-scheme" (not http or https: mailto:, ftp:, …) or "invalid-location" (not a URL, even relative to the response\'s URL).',
+      description:
+        '"unsupported-scheme" (not http or https: mailto:, ftp:, …) or "invalid-location" (not a URL, even relative to the response\'s URL).',
     }),
     location: t.exposeString('location', { description: 'The Location header as sent.' }),
   }),
@@ -31,8 +38,13 @@ const HttpHeaders = builder.objectRef<HttpHeadersResult>('HttpHeaders').implemen
   fields: (t) => ({
     requestedUrl: t.exposeString('requestedUrl', { description: 'The URL as requested, normalised (WHATWG URL).' }),
     statusCode: t.exposeInt('statusCode', { description: 'Status of the final response.' }),
-    statusText: t.exposeString('statusText', { description: 'Its reason phrase; over HTTP/2 (which has none) the standard phrase of the code.' }),
-    responseTime: t.exposeFloat('responseTime', { description: 'Milliseconds from the start (first target check) to the final response\'s headers, redirects included.' }),
+    statusText: t.exposeString('statusText', {
+      description: 'Its reason phrase; over HTTP/2 (which has none) the standard phrase of the code.',
+    }),
+    responseTime: t.exposeFloat('responseTime', {
+      description:
+        "Milliseconds from the start (first target check) to the final response's headers, redirects included.",
+    }),
     finalUrl: t.exposeString('finalUrl', { description: 'The URL of the final response.' }),
     redirectChain: t.exposeStringList('redirectChain', {
       description:
@@ -45,9 +57,12 @@ const HttpHeaders = builder.objectRef<HttpHeadersResult>('HttpHeaders').implemen
       resolve: (r) => r.headers,
     }),
     security: t.field({ type: SecurityHeaders, resolve: (r) => r.security }),
-    httpVersion: t.exposeString('httpVersion', { description: '"1.1" or "2" (HTTP/2 is offered through ALPN over https).' }),
+    httpVersion: t.exposeString('httpVersion', {
+      description: '"1.1" or "2" (HTTP/2 is offered through ALPN over https).',
+    }),
     redirectLimitReached: t.exposeBoolean('redirectLimitReached', {
-      description: 'The final response is a redirect that was not followed because http.maxRedirects redirects were already followed.',
+      description:
+        'The final response is a redirect that was not followed because http.maxRedirects redirects were already followed.',
     }),
     redirectNotFollowed: t.field({
       type: RedirectNotFollowedRef,
@@ -58,7 +73,7 @@ const HttpHeaders = builder.objectRef<HttpHeadersResult>('HttpHeaders').implemen
     tlsError: t.exposeString('tlsError', {
       nullable: true,
       description:
-        'The certificate problem of the final https connection (OpenSSL\'s code, e.g. CERT_HAS_EXPIRED, or ERR_TLS_CERT_ALTNAME_INVALID); the headers are reported anyway. Null when trusted or over http.',
+        "The certificate problem of the final https connection (OpenSSL's code, e.g. CERT_HAS_EXPIRED, or ERR_TLS_CERT_ALTNAME_INVALID); the headers are reported anyway. Null when trusted or over http.",
     }),
   }),
 });
@@ -69,7 +84,10 @@ const OpenGraphTagsRef = builder.objectRef<OpenGraphTags>('OpenGraphTags').imple
   fields: (t) => ({
     title: t.exposeString('title', { nullable: true }),
     description: t.exposeString('description', { nullable: true }),
-    image: t.exposeString('image', { nullable: true, description: 'og:image (or og:image:url), resolved against the final URL.' }),
+    image: t.exposeString('image', {
+      nullable: true,
+      description: 'og:image (or og:image:url), resolved against the final URL.',
+    }),
     url: t.exposeString('url', { nullable: true, description: 'Resolved against the final URL.' }),
     type: t.exposeString('type', { nullable: true }),
     site_name: t.exposeString('site_name', { nullable: true }),
@@ -77,12 +95,16 @@ const OpenGraphTagsRef = builder.objectRef<OpenGraphTags>('OpenGraphTags').imple
 });
 
 const TwitterCardTagsRef = builder.objectRef<TwitterCardTags>('TwitterCardTags').implement({
-  description: 'Twitter Card tags of the document head, from <meta name="twitter:…"> (property= accepted too); null when absent.',
+  description:
+    'Twitter Card tags of the document head, from <meta name="twitter:…"> (property= accepted too); null when absent.',
   fields: (t) => ({
     card: t.exposeString('card', { nullable: true }),
     title: t.exposeString('title', { nullable: true }),
     description: t.exposeString('description', { nullable: true }),
-    image: t.exposeString('image', { nullable: true, description: 'twitter:image (or twitter:image:src), resolved against the final URL.' }),
+    image: t.exposeString('image', {
+      nullable: true,
+      description: 'twitter:image (or twitter:image:src), resolved against the final URL.',
+    }),
     site: t.exposeString('site', { nullable: true }),
   }),
 });
@@ -93,19 +115,22 @@ const OpenGraphChecker = builder.objectRef<OpenGraphCheckerResult>('OpenGraphChe
     finalUrl: t.exposeString('finalUrl', { description: 'The URL of the final response, after redirects.' }),
     statusCode: t.exposeInt('statusCode'),
     fetched: t.exposeBoolean('fetched', {
-      description: 'An HTML document (text/html, application/xhtml+xml or untyped) was read, whatever its status; false for other media types (the tags are then null).',
+      description:
+        'An HTML document (text/html, application/xhtml+xml or untyped) was read, whatever its status; false for other media types (the tags are then null).',
     }),
     title: t.exposeString('title', { description: 'The first <title>, white space collapsed; "" when there is none.' }),
     og: t.field({ type: OpenGraphTagsRef, resolve: (r) => r.og }),
     twitter: t.field({ type: TwitterCardTagsRef, resolve: (r) => r.twitter }),
     bodyCapped: t.exposeBoolean('bodyCapped', {
-      description: 'Reading stopped at http.maxBodyBytes before the head ended, so tags after that point were not seen.',
+      description:
+        'Reading stopped at http.maxBodyBytes before the head ended, so tags after that point were not seen.',
     }),
   }),
 });
 
 builder.queryField('httpHeaders', (t) =>
   t.field({
+    nullable: true,
     type: HttpHeaders,
     description:
       'Fetches a URL with GET, following redirects by hand, and reports the final status, the redirect chain, every response header and security-header coverage (REST: http-headers). The body is not read. Private and internal addresses are refused, for the URL and for every redirect target.',
@@ -121,6 +146,7 @@ builder.queryField('httpHeaders', (t) =>
 
 builder.queryField('openGraphChecker', (t) =>
   t.field({
+    nullable: true,
     type: OpenGraphChecker,
     description:
       'Fetches a URL as httpHeaders does and reads the head of its HTML document (at most http.maxBodyBytes, stopping at </head>) for the title, Open Graph and Twitter Card tags (REST: open-graph-checker). The encoding comes from a byte order mark, the Content-Type charset, or <meta charset>, else UTF-8.',

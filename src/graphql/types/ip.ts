@@ -20,7 +20,8 @@ const IpFactsRef = builder.interfaceRef<IpFacts>('IpFacts').implement({
     asn: t.exposeString('asn', { description: '"AS<number>", or "" when no AS announces the address.' }),
     asName: t.exposeString('asName'),
     asDomain: t.exposeString('asDomain', {
-      description: 'The AS\'s web domain. Only IPinfo sources carry it (live API or an IPinfo Lite MMDB); "" from the bundled data.',
+      description:
+        'The AS\'s web domain. Only IPinfo sources carry it (live API or an IPinfo Lite MMDB); "" from the bundled data.',
     }),
     countryCode: t.exposeString('countryCode', { description: 'ISO 3166-1 alpha-2, or "" when unknown.' }),
     country: t.exposeString('country'),
@@ -57,6 +58,7 @@ for (const [field, tool] of [
 ] as const) {
   builder.queryField(field, (t) =>
     t.field({
+      nullable: true,
       type: IpInfo,
       description: `AS, AS name, country and continent of an IP address or of a domain's first A record (REST: ${tool}). A private or reserved address is an input error: it has no public routing data.`,
       args: { target: t.arg.string({ required: true }) },
@@ -76,13 +78,18 @@ for (const [field, tool] of [
 
 builder.queryField('whatIsMyIp', (t) =>
   t.field({
+    nullable: true,
     type: WhatIsMyIp,
     description: "The caller's public address (as my-ip) with its AS, AS name and country (REST: what-is-my-ip).",
     resolve: defineCheck({
       field: 'whatIsMyIp',
       tool: 'what-is-my-ip',
       parse: (_args: Record<string, never>, ctx) =>
-        clientAddress(ctx.peerAddress, ctx.request.headers.get('x-forwarded-for'), ctx.services.config.server.trustedProxies),
+        clientAddress(
+          ctx.peerAddress,
+          ctx.request.headers.get('x-forwarded-for'),
+          ctx.services.config.server.trustedProxies,
+        ),
       run: (address, checks) => checks.ipFacts(address.ip),
     }),
   }),

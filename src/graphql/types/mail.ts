@@ -1,5 +1,11 @@
 /** spf-checker, dkim-checker and dmarc-checker: object types and their query fields. */
-import { runDkimCheck, runDmarcCheck, runSpfCheck, type SpfCheckerResult, type SpfLookupNode } from '../../checks/mail/auth-run.js';
+import {
+  runDkimCheck,
+  runDmarcCheck,
+  runSpfCheck,
+  type SpfCheckerResult,
+  type SpfLookupNode,
+} from '../../checks/mail/auth-run.js';
 import type { DkimCheckResult } from '../../checks/mail/dkim.js';
 import type { DmarcCheckResult } from '../../checks/mail/dmarc.js';
 import type { SpfTerm } from '../../checks/mail/spf.js';
@@ -28,20 +34,34 @@ const SpfTermRef = builder.objectRef<SpfTerm>('SpfTerm').implement({
     text: t.exposeString('text', { description: 'The term as written.' }),
     name: t.string({
       nullable: true,
-      description: 'Mechanism (all, include, a, mx, ptr, ip4, ip6, exists) or modifier name, lower case; null for an invalid term.',
+      description:
+        'Mechanism (all, include, a, mx, ptr, ip4, ip6, exists) or modifier name, lower case; null for an invalid term.',
       resolve: (term) => (term.kind === 'invalid' ? null : term.name),
     }),
     qualifier: t.string({
       nullable: true,
-      description: 'A mechanism\'s qualifier: "+" (pass, also when none is written), "-" (fail), "~" (softfail), "?" (neutral).',
+      description:
+        'A mechanism\'s qualifier: "+" (pass, also when none is written), "-" (fail), "~" (softfail), "?" (neutral).',
       resolve: (term) => (term.kind === 'mechanism' ? term.qualifier : null),
     }),
     domainSpec: t.string({ nullable: true, resolve: (term) => (term.kind === 'mechanism' ? term.domainSpec : null) }),
-    network: t.string({ nullable: true, description: 'ip4/ip6 network address.', resolve: (term) => (term.kind === 'mechanism' ? term.network : null) }),
+    network: t.string({
+      nullable: true,
+      description: 'ip4/ip6 network address.',
+      resolve: (term) => (term.kind === 'mechanism' ? term.network : null),
+    }),
     ip4Prefix: t.int({ nullable: true, resolve: (term) => (term.kind === 'mechanism' ? term.ip4Prefix : null) }),
     ip6Prefix: t.int({ nullable: true, resolve: (term) => (term.kind === 'mechanism' ? term.ip6Prefix : null) }),
-    value: t.string({ nullable: true, description: 'A modifier\'s value.', resolve: (term) => (term.kind === 'modifier' ? term.value : null) }),
-    error: t.string({ nullable: true, description: 'Why an invalid term is invalid.', resolve: (term) => (term.kind === 'invalid' ? term.error : null) }),
+    value: t.string({
+      nullable: true,
+      description: "A modifier's value.",
+      resolve: (term) => (term.kind === 'modifier' ? term.value : null),
+    }),
+    error: t.string({
+      nullable: true,
+      description: 'Why an invalid term is invalid.',
+      resolve: (term) => (term.kind === 'invalid' ? term.error : null),
+    }),
   }),
 });
 
@@ -50,9 +70,12 @@ const SpfLookupNodeRef = builder.objectRef<SpfLookupNode>('SpfLookupNode').imple
   fields: (t) => ({
     parent: t.exposeInt('parent', {
       nullable: true,
-      description: 'Position in `lookupTree` of the record that included or redirected to this one; null for the domain itself.',
+      description:
+        'Position in `lookupTree` of the record that included or redirected to this one; null for the domain itself.',
     }),
-    depth: t.exposeInt('depth', { description: '0 for the domain itself, 1 for what its record includes or redirects to, and so on.' }),
+    depth: t.exposeInt('depth', {
+      description: '0 for the domain itself, 1 for what its record includes or redirects to, and so on.',
+    }),
     domain: t.exposeString('domain'),
     via: t.exposeString('via', { description: 'root, include or redirect.' }),
     status: t.exposeString('status', {
@@ -60,8 +83,12 @@ const SpfLookupNodeRef = builder.objectRef<SpfLookupNode>('SpfLookupNode').imple
         'ok; no-record (the target has no SPF record: permerror); multiple-records (permerror); invalid (syntax errors); temperror (its TXT question failed); loop (an include/redirect cycle: permerror); not-evaluated.',
     }),
     record: t.exposeString('record', { nullable: true }),
-    lookups: t.exposeInt('lookups', { description: 'DNS-querying terms of this record itself (include, a, mx, ptr, exists, redirect).' }),
-    voidLookups: t.exposeInt('voidLookups', { description: 'Lookups of this record\'s terms that found nothing (NXDOMAIN or no records).' }),
+    lookups: t.exposeInt('lookups', {
+      description: 'DNS-querying terms of this record itself (include, a, mx, ptr, exists, redirect).',
+    }),
+    voidLookups: t.exposeInt('voidLookups', {
+      description: "Lookups of this record's terms that found nothing (NXDOMAIN or no records).",
+    }),
     notes: t.exposeStringList('notes'),
   }),
 });
@@ -69,10 +96,16 @@ const SpfLookupNodeRef = builder.objectRef<SpfLookupNode>('SpfLookupNode').imple
 const SpfCheck = builder.objectRef<SpfCheckerResult>('SpfCheck').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    found: t.exposeBoolean('found', { description: 'The domain publishes a TXT record starting with "v=spf1" (RFC 7208 §4.5).' }),
+    found: t.exposeBoolean('found', {
+      description: 'The domain publishes a TXT record starting with "v=spf1" (RFC 7208 §4.5).',
+    }),
     record: t.exposeString('record', { description: 'The first SPF record; "" when none.' }),
-    mechanisms: t.exposeStringList('mechanisms', { description: 'The terms of that record as written, in order, without "v=spf1".' }),
-    multiple: t.exposeBoolean('multiple', { description: 'More than one SPF record: receivers return permerror (RFC 7208 §4.5).' }),
+    mechanisms: t.exposeStringList('mechanisms', {
+      description: 'The terms of that record as written, in order, without "v=spf1".',
+    }),
+    multiple: t.exposeBoolean('multiple', {
+      description: 'More than one SPF record: receivers return permerror (RFC 7208 §4.5).',
+    }),
     recordCount: t.exposeInt('recordCount'),
     terms: t.field({ type: [SpfTermRef], resolve: (r) => r.terms }),
     lookupTree: t.field({
@@ -81,21 +114,34 @@ const SpfCheck = builder.objectRef<SpfCheckerResult>('SpfCheck').implement({
         'The evaluated include/redirect tree, the domain first and each record followed by the records it includes (pre-order); `parent` and `depth` rebuild the tree. Empty when there is no SPF record.',
       resolve: (r) => r.lookupTree,
     }),
-    lookupCount: t.exposeInt('lookupCount', { description: 'DNS-querying terms in the whole tree; more than `lookupLimit` (10) is a permerror (RFC 7208 §4.6.4).' }),
+    lookupCount: t.exposeInt('lookupCount', {
+      description:
+        'DNS-querying terms in the whole tree; more than `lookupLimit` (10) is a permerror (RFC 7208 §4.6.4).',
+    }),
     lookupLimit: t.exposeInt('lookupLimit'),
-    voidLookupCount: t.exposeInt('voidLookupCount', { description: 'Lookups that found nothing; more than `voidLookupLimit` (2) is a permerror (RFC 7208 §4.6.4).' }),
+    voidLookupCount: t.exposeInt('voidLookupCount', {
+      description: 'Lookups that found nothing; more than `voidLookupLimit` (2) is a permerror (RFC 7208 §4.6.4).',
+    }),
     voidLookupLimit: t.exposeInt('voidLookupLimit'),
     evaluation: t.field({ type: SpfEvaluation, resolve: (r) => r.evaluation }),
     errors: t.exposeStringList('errors', { description: 'permerror reasons.' }),
     warnings: t.exposeStringList('warnings'),
-    temporaryErrors: t.exposeStringList('temporaryErrors', { description: 'DNS failures inside the tree (temperror for receivers).' }),
-    notEvaluated: t.exposeStringList('notEvaluated', { description: 'Terms that could not be followed: sender-dependent macros, ptr, query budget or nesting depth spent.' }),
-    truncated: t.exposeBoolean('truncated', { description: 'The walk stopped early (query budget 30, nesting 10): the counts are lower bounds.' }),
+    temporaryErrors: t.exposeStringList('temporaryErrors', {
+      description: 'DNS failures inside the tree (temperror for receivers).',
+    }),
+    notEvaluated: t.exposeStringList('notEvaluated', {
+      description:
+        'Terms that could not be followed: sender-dependent macros, ptr, query budget or nesting depth spent.',
+    }),
+    truncated: t.exposeBoolean('truncated', {
+      description: 'The walk stopped early (query budget 30, nesting 10): the counts are lower bounds.',
+    }),
   }),
 });
 
 builder.queryField('spfChecker', (t) =>
   t.field({
+    nullable: true,
     type: SpfCheck,
     description:
       'The SPF record of a domain (RFC 7208), its terms, and its include/redirect tree with the DNS-lookup and void-lookup counts against their limits (REST: spf-checker). The parsed record is returned even when a limit is exceeded.',
@@ -116,14 +162,20 @@ const DkimCheck = builder.objectRef<DkimCheckResult>('DkimCheck').implement({
     domain: t.exposeString('domain'),
     selector: t.exposeString('selector'),
     found: t.exposeBoolean('found', {
-      description: 'A DKIM key record is at `name`: a tag list with p= and, if it has v=, v=DKIM1 first (RFC 6376 §3.6.1). Other TXT records there do not count.',
+      description:
+        'A DKIM key record is at `name`: a tag list with p= and, if it has v=, v=DKIM1 first (RFC 6376 §3.6.1). Other TXT records there do not count.',
     }),
     record: t.exposeString('record', { nullable: true }),
     keyType: t.exposeString('keyType', { nullable: true, description: 'k=, "rsa" when absent.' }),
-    hasPublicKey: t.exposeBoolean('hasPublicKey', { description: 'p= is not empty. An empty p= means the key was revoked (`revoked`).' }),
+    hasPublicKey: t.exposeBoolean('hasPublicKey', {
+      description: 'p= is not empty. An empty p= means the key was revoked (`revoked`).',
+    }),
     name: t.exposeString('name', { description: 'The name asked: <selector>._domainkey.<domain>.' }),
     revoked: t.exposeBoolean('revoked'),
-    keyBits: t.exposeInt('keyBits', { nullable: true, description: 'RSA modulus length; null for other key types or a key that does not decode.' }),
+    keyBits: t.exposeInt('keyBits', {
+      nullable: true,
+      description: 'RSA modulus length; null for other key types or a key that does not decode.',
+    }),
     testing: t.exposeBoolean('testing', { description: 't=y: the domain is testing DKIM.' }),
     tags: t.field({ type: 'JSON', description: 'Tag name → value, as published.', resolve: (r) => r.tags }),
     errors: t.exposeStringList('errors'),
@@ -133,6 +185,7 @@ const DkimCheck = builder.objectRef<DkimCheckResult>('DkimCheck').implement({
 
 builder.queryField('dkimChecker', (t) =>
   t.field({
+    nullable: true,
     type: DkimCheck,
     description: 'The DKIM key record of a selector at <selector>._domainkey.<domain> (RFC 6376) (REST: dkim-checker).',
     args: { domain: t.arg.string({ required: true }), selector: t.arg.string({ required: true }) },
@@ -145,7 +198,10 @@ builder.queryField('dkimChecker', (t) =>
         // RFC 1035 §2.3.4: the name asked must fit in 253 characters.
         const length = selector.length + '._domainkey.'.length + domain.length;
         if (length > 253) {
-          throw new InputError('selector', `selector: ${selector}._domainkey.${domain} would be ${length} characters long; a DNS name has at most 253`);
+          throw new InputError(
+            'selector',
+            `selector: ${selector}._domainkey.${domain} would be ${length} characters long; a DNS name has at most 253`,
+          );
         }
         return { domain, selector };
       },
@@ -164,23 +220,38 @@ const DmarcPolicy = builder.enumType('DmarcPolicy', {
 const DmarcCheck = builder.objectRef<DmarcCheckResult>('DmarcCheck').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    found: t.exposeBoolean('found', { description: 'Exactly one DMARC record (starting with v=DMARC1) applies to the domain.' }),
+    found: t.exposeBoolean('found', {
+      description: 'Exactly one DMARC record (starting with v=DMARC1) applies to the domain.',
+    }),
     record: t.exposeString('record', { description: 'The record that applies; "" when none.' }),
-    tags: t.field({ type: 'JSON', description: 'Tag name (lower case) → value, as published (RFC 7489 §6.3).', resolve: (r) => r.tags }),
+    tags: t.field({
+      type: 'JSON',
+      description: 'Tag name (lower case) → value, as published (RFC 7489 §6.3).',
+      resolve: (r) => r.tags,
+    }),
     queriedName: t.exposeString('queriedName', { description: 'The name whose record applies (or was asked last).' }),
     orgDomain: t.exposeString('orgDomain', {
       nullable: true,
       description: 'The organisational domain (RFC 7489 §3.2: public suffix plus one label).',
     }),
     inherited: t.exposeBoolean('inherited', {
-      description: 'The domain has no record of its own and the organisational domain\'s record applies (RFC 7489 §6.6.3).',
+      description:
+        "The domain has no record of its own and the organisational domain's record applies (RFC 7489 §6.6.3).",
     }),
-    multiple: t.exposeBoolean('multiple', { description: 'Several DMARC records at one name: none applies (RFC 7489 §6.6.3).' }),
-    policy: t.field({ type: DmarcPolicy, nullable: true, description: 'p=, null when missing or invalid.', resolve: (r) => r.policy }),
+    multiple: t.exposeBoolean('multiple', {
+      description: 'Several DMARC records at one name: none applies (RFC 7489 §6.6.3).',
+    }),
+    policy: t.field({
+      type: DmarcPolicy,
+      nullable: true,
+      description: 'p=, null when missing or invalid.',
+      resolve: (r) => r.policy,
+    }),
     effectivePolicy: t.field({
       type: DmarcPolicy,
       nullable: true,
-      description: 'The policy for mail from this domain: sp= (else p=) when inherited, p= otherwise; none for a record valid only through its rua= (RFC 7489 §6.6.3).',
+      description:
+        'The policy for mail from this domain: sp= (else p=) when inherited, p= otherwise; none for a record valid only through its rua= (RFC 7489 §6.6.3).',
       resolve: (r) => r.effectivePolicy,
     }),
     valid: t.exposeBoolean('valid'),
@@ -191,6 +262,7 @@ const DmarcCheck = builder.objectRef<DmarcCheckResult>('DmarcCheck').implement({
 
 builder.queryField('dmarcChecker', (t) =>
   t.field({
+    nullable: true,
     type: DmarcCheck,
     description:
       'The DMARC policy of a domain (RFC 7489): the record at _dmarc.<domain>, else at the organisational domain, with its tags parsed (REST: dmarc-checker).',
@@ -201,7 +273,10 @@ builder.queryField('dmarcChecker', (t) =>
       parse: (args: { domain: string }) => {
         const domain = parseHostname('domain', args.domain);
         if (domain.length + '_dmarc.'.length > 253) {
-          throw new InputError('domain', `domain: _dmarc.${domain} would be longer than the 253 characters a DNS name may have`);
+          throw new InputError(
+            'domain',
+            `domain: _dmarc.${domain} would be longer than the 253 characters a DNS name may have`,
+          );
         }
         return domain;
       },

@@ -14,7 +14,11 @@ import type {
   SpfDetails,
 } from '../../checks/health/mail-details.js';
 import { runMailHealth, type MailHealthCheck, type MailHealthResult } from '../../checks/health/mail-run.js';
-import { BLACKLIST_LISTINGS_CRITICAL, MAIL_PART_BOUND_MS, SPF_LOOKUPS_NEAR_LIMIT } from '../../checks/health/mail-rules.js';
+import {
+  BLACKLIST_LISTINGS_CRITICAL,
+  MAIL_PART_BOUND_MS,
+  SPF_LOOKUPS_NEAR_LIMIT,
+} from '../../checks/health/mail-rules.js';
 import type { MxHost } from '../../checks/dns/lookup-run.js';
 import { parseHostname } from '../../validation.js';
 import { builder } from '../builder.js';
@@ -27,17 +31,27 @@ const MailMxHost = builder.objectRef<MxHost>('MailMxHost').implement({
   fields: (t) => ({
     priority: t.exposeInt('priority'),
     exchange: t.exposeString('exchange'),
-    ip: t.exposeString('ip', { description: 'First IPv4 address of the exchange (else its first IPv6); "" when it has none.' }),
-    provider: t.exposeString('provider', { nullable: true, description: 'Mail provider recognised from the exchange name.' }),
+    ip: t.exposeString('ip', {
+      description: 'First IPv4 address of the exchange (else its first IPv6); "" when it has none.',
+    }),
+    provider: t.exposeString('provider', {
+      nullable: true,
+      description: 'Mail provider recognised from the exchange name.',
+    }),
   }),
 });
 
 const MailMxDetails = builder.objectRef<MxDetails>('MailMxDetails').implement({
   description:
     'mx — critical: the domain does not exist (NXDOMAIN), or no MX host has an address; info: a null MX ("MX 0 .", RFC 7505: the domain takes no mail); ' +
-    'warning: no MX record (senders fall back to the domain\'s address, RFC 5321 §5.1), some MX host without an address, or an MX address that is special-purpose (private, loopback…, RFC 6890); ok otherwise.',
+    "warning: no MX record (senders fall back to the domain's address, RFC 5321 §5.1), some MX host without an address, or an MX address that is special-purpose (private, loopback…, RFC 6890); ok otherwise.",
   fields: (t) => ({
-    hosts: t.field({ type: [MailMxHost], nullable: true, description: 'Sorted by priority, lowest first.', resolve: (d) => d.hosts }),
+    hosts: t.field({
+      type: [MailMxHost],
+      nullable: true,
+      description: 'Sorted by priority, lowest first.',
+      resolve: (d) => d.hosts,
+    }),
     total: t.exposeInt('total', { nullable: true, description: 'Number of MX hosts; 0 for a null MX.' }),
     nullMx: t.exposeBoolean('nullMx', { nullable: true, description: 'RFC 7505 null MX: the domain accepts no mail.' }),
     rcode: t.field({ type: DnsRcode, nullable: true, resolve: (d) => d.rcode }),
@@ -50,10 +64,22 @@ const MailSpfDetails = builder.objectRef<SpfDetails>('MailSpfDetails').implement
     `warning: a temperror (a DNS failure inside the include tree), "?all" or no "all" and no redirect=, ${SPF_LOOKUPS_NEAR_LIMIT} or more DNS-querying terms, or the ptr mechanism; info: any other remark of spf-checker; ok otherwise.`,
   fields: (t) => ({
     record: t.exposeString('record', { nullable: true, description: 'The first SPF record; "" when there is none.' }),
-    recordCount: t.exposeInt('recordCount', { nullable: true, description: 'SPF records published; more than one is a permerror.' }),
-    mechanismCount: t.exposeInt('mechanismCount', { nullable: true, description: 'Terms of the first record after "v=spf1" (as spf-checker\'s `mechanisms`).' }),
-    evaluation: t.exposeString('evaluation', { nullable: true, description: 'spf-checker\'s evaluation: none, ok, permerror or temperror.' }),
-    lookupCount: t.exposeInt('lookupCount', { nullable: true, description: 'DNS-querying terms in the whole include tree.' }),
+    recordCount: t.exposeInt('recordCount', {
+      nullable: true,
+      description: 'SPF records published; more than one is a permerror.',
+    }),
+    mechanismCount: t.exposeInt('mechanismCount', {
+      nullable: true,
+      description: 'Terms of the first record after "v=spf1" (as spf-checker\'s `mechanisms`).',
+    }),
+    evaluation: t.exposeString('evaluation', {
+      nullable: true,
+      description: "spf-checker's evaluation: none, ok, permerror or temperror.",
+    }),
+    lookupCount: t.exposeInt('lookupCount', {
+      nullable: true,
+      description: 'DNS-querying terms in the whole include tree.',
+    }),
     lookupLimit: t.exposeInt('lookupLimit', { nullable: true, description: 'RFC 7208 §4.6.4: 10.' }),
   }),
 });
@@ -66,29 +92,47 @@ const MailDmarcDetails = builder.objectRef<DmarcDetails>('MailDmarcDetails').imp
     record: t.exposeString('record', { nullable: true, description: 'The record that applies; "" when none.' }),
     policy: t.exposeString('policy', {
       nullable: true,
-      description: 'The policy for mail from this domain (none, quarantine or reject: sp= when inherited from the organisational domain); "" when no valid record applies.',
+      description:
+        "The policy for mail from this domain (none, quarantine or reject: sp= when inherited from the organisational domain); null when no valid record applies, as dmarc-checker's effectivePolicy.",
     }),
     found: t.exposeBoolean('found', { nullable: true }),
-    inherited: t.exposeBoolean('inherited', { nullable: true, description: "The organisational domain's record applies (RFC 7489 §6.6.3)." }),
-    queriedName: t.exposeString('queriedName', { nullable: true, description: 'The name whose record applies, or was asked last.' }),
+    inherited: t.exposeBoolean('inherited', {
+      nullable: true,
+      description: "The organisational domain's record applies (RFC 7489 §6.6.3).",
+    }),
+    queriedName: t.exposeString('queriedName', {
+      nullable: true,
+      description: 'The name whose record applies, or was asked last.',
+    }),
   }),
 });
 
 const MailDkimFailure = builder.objectRef<DkimSelectorFailure>('MailDkimSelectorFailure').implement({
   fields: (t) => ({
     selector: t.exposeString('selector'),
-    reason: t.exposeString('reason', { description: 'Why its question failed (time-out, SERVFAIL…): whether it has a key is unknown.' }),
+    reason: t.exposeString('reason', {
+      description: 'Why its question failed (time-out, SERVFAIL…): whether it has a key is unknown.',
+    }),
   }),
 });
 
 const MailDkimDetails = builder.objectRef<DkimDetails>('MailDkimDetails').implement({
   description:
-    'dkim — selectors cannot be listed, so only the selectors checked can be found: dkim.selectors, then the defaults of the mail providers recognised in the MX hosts and in the domain\'s own SPF record. ' +
-    'ok: a usable key; info: a usable key with a remark (short RSA key, testing mode), or no key on a null-MX domain; warning: no key among the selectors checked (never critical), keys that cannot verify (revoked, errors), or a key with errors beside a usable one; error: every selector\'s question failed.',
+    "dkim — selectors cannot be listed, so only the selectors checked can be found: dkim.selectors, then the defaults of the mail providers recognised in the MX hosts and in the domain's own SPF record. " +
+    "ok: a usable key; info: a usable key with a remark (short RSA key, testing mode), or no key on a null-MX domain; warning: no key among the selectors checked (never critical), keys that cannot verify (revoked, errors), or a key with errors beside a usable one; error: every selector's question failed.",
   fields: (t) => ({
-    selectorsFound: t.exposeStringList('selectorsFound', { nullable: true, description: 'Selectors with a DKIM key record, in the order checked.' }),
-    selectorsChecked: t.exposeStringList('selectorsChecked', { nullable: true, description: 'Every selector asked: the configured ones first, then the providers\'.' }),
-    providers: t.exposeStringList('providers', { nullable: true, description: 'Mail providers recognised from the MX hosts and the SPF record\'s include/redirect targets.' }),
+    selectorsFound: t.exposeStringList('selectorsFound', {
+      nullable: true,
+      description: 'Selectors with a DKIM key record, in the order checked.',
+    }),
+    selectorsChecked: t.exposeStringList('selectorsChecked', {
+      nullable: true,
+      description: "Every selector asked: the configured ones first, then the providers'.",
+    }),
+    providers: t.exposeStringList('providers', {
+      nullable: true,
+      description: "Mail providers recognised from the MX hosts and the SPF record's include/redirect targets.",
+    }),
     failedSelectors: t.field({ type: [MailDkimFailure], nullable: true, resolve: (d) => d.failedSelectors }),
   }),
 });
@@ -98,14 +142,21 @@ const MailBlacklistResult = builder.objectRef<BlacklistResult>('MailBlacklistRes
     ip: t.exposeString('ip'),
     listed: t.exposeBoolean('listed', { description: 'Listed on at least one list.' }),
     listedOn: t.exposeStringList('listedOn', { description: 'Names of the lists that list it.' }),
-    hosts: t.exposeStringList('hosts', { description: 'The MX hosts with this address (with no MX record: the domain).' }),
-    failedLists: t.exposeStringList('failedLists', { description: '"<list>: <reason>" for each list that gave no usable answer (time-out, SERVFAIL, a list error code).' }),
+    hosts: t.exposeStringList('hosts', {
+      description: 'The MX hosts with this address (with no MX record: the domain).',
+    }),
+    failedLists: t.exposeStringList('failedLists', {
+      description:
+        '"<list>: <reason>" for each list that gave no usable answer (time-out, SERVFAIL, a list error code).',
+    }),
   }),
 });
 
 const MailBlacklistSkip = builder.objectRef<BlacklistSkip>('MailBlacklistSkip').implement({
   fields: (t) => ({
-    target: t.exposeString('target', { description: 'An address, or an MX host whose addresses could not be resolved.' }),
+    target: t.exposeString('target', {
+      description: 'An address, or an MX host whose addresses could not be resolved.',
+    }),
     reason: t.exposeString('reason'),
   }),
 });
@@ -118,8 +169,16 @@ const MailBlacklistDetails = builder.objectRef<BlacklistDetails>('MailBlacklistD
   fields: (t) => ({
     checkedIps: t.exposeInt('checkedIps', { nullable: true, description: 'Distinct IPv4 addresses asked about.' }),
     listedIps: t.exposeInt('listedIps', { nullable: true }),
-    cleanIps: t.exposeInt('cleanIps', { nullable: true, description: 'Addresses on no list that answered (checkedIps − listedIps).' }),
-    results: t.field({ type: [MailBlacklistResult], nullable: true, description: 'By MX priority.', resolve: (d) => d.results }),
+    cleanIps: t.exposeInt('cleanIps', {
+      nullable: true,
+      description: 'Addresses on no list that answered (checkedIps − listedIps).',
+    }),
+    results: t.field({
+      type: [MailBlacklistResult],
+      nullable: true,
+      description: 'By MX priority.',
+      resolve: (d) => d.results,
+    }),
     listCount: t.exposeInt('listCount', { nullable: true, description: 'Lists asked for each address.' }),
     skipped: t.field({ type: [MailBlacklistSkip], nullable: true, resolve: (d) => d.skipped }),
   }),
@@ -137,7 +196,8 @@ const DETAILS_TYPE_OF = {
 const detailsOwner = new WeakMap<object, MailCheckId>();
 
 const MailCheckDetails = builder.unionType('MailCheckDetails', {
-  description: "A mail check's details: the type follows the check's id (MailMxDetails for mx, …). A check that could not run has every field null.",
+  description:
+    "A mail check's details: the type follows the check's id (MailMxDetails for mx, …). A check that could not run has every field null.",
   types: Object.values(DETAILS_TYPE_OF),
   resolveType: (details) => {
     const id = detailsOwner.get(details);
@@ -147,7 +207,8 @@ const MailCheckDetails = builder.unionType('MailCheckDetails', {
 });
 
 const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').implement({
-  description: 'One check of mailhealth-check. id: mx, spf, dmarc, dkim or blacklist (in this order); each details type states its rule.',
+  description:
+    'One check of mailhealth-check. id: mx, spf, dmarc, dkim or blacklist (in this order); each details type states its rule.',
   interfaces: [HealthCheckRef],
   fields: (t) => ({
     details: t.field({
@@ -170,6 +231,7 @@ const MailHealthCheckRef = builder.objectRef<MailHealthResult>('MailHealthCheck'
 
 builder.queryField('mailhealthCheck', (t) =>
   t.field({
+    nullable: true,
     type: MailHealthCheckRef,
     description:
       'MX, SPF, DMARC, DKIM and blacklist checks of a domain in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). ' +

@@ -18,6 +18,7 @@ const MyIp = builder.objectRef<ClientAddress>('MyIp').implement({
 
 builder.queryField('myIp', (t) =>
   t.field({
+    nullable: true,
     type: MyIp,
     description:
       'The public source address of this connection (REST: my-ip). Forwarding headers are ignored unless the peer is a trusted front-end proxy (server.trustedProxies). A missing, malformed or private address is an input error.',
@@ -25,7 +26,11 @@ builder.queryField('myIp', (t) =>
       field: 'myIp',
       tool: 'my-ip',
       parse: (_args: Record<string, never>, ctx) =>
-        clientAddress(ctx.peerAddress, ctx.request.headers.get('x-forwarded-for'), ctx.services.config.server.trustedProxies),
+        clientAddress(
+          ctx.peerAddress,
+          ctx.request.headers.get('x-forwarded-for'),
+          ctx.services.config.server.trustedProxies,
+        ),
       run: (address) => address,
     }),
   }),

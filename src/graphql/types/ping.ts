@@ -9,20 +9,29 @@ const PingStatus = builder.enumType('PingStatus', {
   description: 'Whether the host answered ICMP echo.',
   values: {
     Online: { description: 'At least one echo reply arrived.' },
-    Offline: { description: 'No reply arrived within ping.timeoutMs; min, max and average are null. A finding, not an error.' },
+    Offline: {
+      description: 'No reply arrived within ping.timeoutMs; min, max and average are null. A finding, not an error.',
+    },
   } as const,
 });
 
 const Ping = builder.objectRef<PingData>('Ping').implement({
   fields: (t) => ({
-    host: t.exposeString('host', { description: 'The host as requested, normalised (lower-case A-label without trailing dot, or the canonical IP text).' }),
-    ip: t.exposeString('ip', { description: 'The address pinged: the first IPv4 address of the host, else its first IPv6 address.' }),
+    host: t.exposeString('host', {
+      description:
+        'The host as requested, normalised (lower-case A-label without trailing dot, or the canonical IP text).',
+    }),
+    ip: t.exposeString('ip', {
+      description: 'The address pinged: the first IPv4 address of the host, else its first IPv6 address.',
+    }),
     reverseDns: t.exposeString('reverseDns', {
-      description: 'The PTR name of ip without the trailing dot; "" when there is none, or when the lookup failed (see reverseDnsError).',
+      description:
+        'The PTR name of ip without the trailing dot; "" when there is none, or when the lookup failed (see reverseDnsError).',
     }),
     reverseDnsError: t.exposeString('reverseDnsError', {
       nullable: true,
-      description: 'Why the PTR lookup failed (time-out, SERVFAIL, …): a failed lookup does not fail the ping. Null when it answered.',
+      description:
+        'Why the PTR lookup failed (time-out, SERVFAIL, …): a failed lookup does not fail the ping. Null when it answered.',
     }),
     status: t.field({ type: PingStatus, resolve: (r) => r.status }),
     sent: t.exposeInt('sent', { description: 'Echo requests sent (ping.count unless the deadline came first).' }),
@@ -33,13 +42,16 @@ const Ping = builder.objectRef<PingData>('Ping').implement({
     max: t.exposeFloat('max', { nullable: true, description: 'Longest round-trip time, ms; null when Offline.' }),
     average: t.exposeFloat('average', { nullable: true, description: 'Mean round-trip time, ms; null when Offline.' }),
     duplicates: t.exposeInt('duplicates', { description: 'Duplicate replies ping counted.' }),
-    icmpErrors: t.exposeInt('icmpErrors', { description: 'ICMP errors ping counted (e.g. Destination Host Unreachable from a router).' }),
+    icmpErrors: t.exposeInt('icmpErrors', {
+      description: 'ICMP errors ping counted (e.g. Destination Host Unreachable from a router).',
+    }),
     text: t.exposeString('text', { description: 'The ping transcript (iputils, numeric output).' }),
   }),
 });
 
 builder.queryField('ping', (t) =>
   t.field({
+    nullable: true,
     type: Ping,
     description:
       'ICMP echo to a host: round-trip times and packet loss, with ping.count packets within ping.timeoutMs (REST: ping). No reply is status Offline, not an error. Private and internal addresses are refused.',

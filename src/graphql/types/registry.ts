@@ -25,39 +25,47 @@ const Whois = builder.objectRef<WhoisResult>('Whois').implement({
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'The name asked about, in A-labels.' }),
     notFound: t.exposeBoolean('notFound', {
-      description: 'The registry says the domain is not registered (RDAP 404, or the registry\'s own "no match" wording). A finding, not an error.',
+      description:
+        'The registry says the domain is not registered (RDAP 404, or the registry\'s own "no match" wording). A finding, not an error.',
     }),
     source: t.field({ type: RegistrySource, resolve: (r) => r.source }),
     matchedDomain: t.exposeString('matchedDomain', { description: MATCHED_DOMAIN }),
     registrar: t.exposeString('registrar', { description: REGISTRAR }),
     creationDate: t.exposeString('creationDate', {
       nullable: true,
-      description: 'ISO 8601 UTC timestamp; null when the registry gives no such date (never an invented one). Likewise expiryDate and updatedDate.',
+      description:
+        'ISO 8601 UTC timestamp; null when the registry gives no such date (never an invented one). Likewise expiryDate and updatedDate.',
     }),
     expiryDate: t.exposeString('expiryDate', { nullable: true }),
     updatedDate: t.exposeString('updatedDate', { nullable: true }),
     nameServers: t.exposeStringList('nameServers', { description: 'Lower case, without the root dot, de-duplicated.' }),
     daysUntilExpiry: t.exposeInt('daysUntilExpiry', {
       nullable: true,
-      description: 'Whole days from now until expiryDate, rounded down: 0 on the last day, negative once expired; null without expiryDate.',
+      description:
+        'Whole days from now until expiryDate, rounded down: 0 on the last day, negative once expired; null without expiryDate.',
     }),
     message: t.exposeString('message', {
       nullable: true,
       description:
-        'What the data lacks and why: redacted contact data, a registrar server that failed or rate-limited the query (the registry\'s answer is shown), a fallback from RDAP to WHOIS, an answer cut at 256 KiB. null when there is nothing to say.',
+        "What the data lacks and why: redacted contact data, a registrar server that failed or rate-limited the query (the registry's answer is shown), a fallback from RDAP to WHOIS, an answer cut at 256 KiB. null when there is nothing to say.",
     }),
     raw: t.exposeString('raw', {
-      description: 'The most specific answer: the registrar\'s WHOIS text (else the registry\'s), or the RDAP JSON, pretty-printed.',
+      description:
+        "The most specific answer: the registrar's WHOIS text (else the registry's), or the RDAP JSON, pretty-printed.",
     }),
-    servers: t.exposeStringList('servers', { description: 'Every server asked, in order: WHOIS host names and RDAP URLs.' }),
+    servers: t.exposeStringList('servers', {
+      description: 'Every server asked, in order: WHOIS host names and RDAP URLs.',
+    }),
     fetchedAt: t.exposeString('fetchedAt', {
-      description: 'When the registry answered (ISO 8601 UTC). Answers are cached for 1 hour (partial ones for 5 minutes), so this may be earlier than the request.',
+      description:
+        'When the registry answered (ISO 8601 UTC). Answers are cached for 1 hour (partial ones for 5 minutes), so this may be earlier than the request.',
     }),
   }),
 });
 
 const AbuseContact = builder.objectRef<AbuseContactResult>('AbuseContact').implement({
-  description: "The sponsoring registrar's abuse contact (ICANN RAA 2013 §3.18): RDAP's abuse entity of the registrar, or WHOIS's Registrar Abuse Contact Email/Phone.",
+  description:
+    "The sponsoring registrar's abuse contact (ICANN RAA 2013 §3.18): RDAP's abuse entity of the registrar, or WHOIS's Registrar Abuse Contact Email/Phone.",
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'The name asked about, in A-labels.' }),
     matchedDomain: t.exposeString('matchedDomain', { description: MATCHED_DOMAIN }),
@@ -65,12 +73,14 @@ const AbuseContact = builder.objectRef<AbuseContactResult>('AbuseContact').imple
     email: t.exposeString('email', { description: 'The abuse mailbox; "" when none is published.' }),
     phone: t.exposeString('phone', { description: 'The abuse telephone number as published; "" when none is.' }),
     found: t.exposeBoolean('found', {
-      description: 'true when an abuse email or phone number is published; false (with `message` saying why) when the domain is not registered or no contact is published.',
+      description:
+        'true when an abuse email or phone number is published; false (with `message` saying why) when the domain is not registered or no contact is published.',
     }),
     source: t.field({ type: RegistrySource, resolve: (r) => r.source }),
     message: t.exposeString('message', {
       nullable: true,
-      description: 'Why no contact was found, and what the look-up noted (partial chain, redaction); null when nothing.',
+      description:
+        'Why no contact was found, and what the look-up noted (partial chain, redaction); null when nothing.',
     }),
   }),
 });
@@ -80,6 +90,7 @@ const parseDomain = (args: { domain: string }): RegistrationQuery =>
 
 builder.queryField('whois', (t) =>
   t.field({
+    nullable: true,
     type: Whois,
     description:
       'Registration data of the registrable domain of a name (REST: whois): RDAP first, WHOIS with referrals otherwise. A public suffix ("co.uk") is an input error.',
@@ -95,6 +106,7 @@ builder.queryField('whois', (t) =>
 
 builder.queryField('abuseContactLookup', (t) =>
   t.field({
+    nullable: true,
     type: AbuseContact,
     description:
       "The registrar's abuse email and phone for the registrable domain of a name (REST: abuse-contact-lookup), from the same look-up as whois (shared within a request).",

@@ -27,12 +27,16 @@ const SSL_STATUS_RULES =
   'One of, the first that applies: "expired" (the leaf\'s notAfter is past, or the verified chain holds an expired certificate); ' +
   '"not-yet-valid" (the leaf\'s notBefore is in the future); "hostname-mismatch" (the certificate is not issued for the domain, ' +
   'RFC 6125 rules: wildcard in the left-most label only, CN only without DNS SANs); "untrusted" (the chain does not lead to a ' +
-  "root of the service's trust store: self-signed, missing intermediate, unknown CA); \"valid\" (none of these).";
+  'root of the service\'s trust store: self-signed, missing intermediate, unknown CA); "valid" (none of these).';
 
 const SslChainEntry = builder.objectRef<ChainEntry>('SslChainEntry').implement({
-  description: 'One certificate of the chain, as presented (completed with the trust-store root when the chain leads to one).',
+  description:
+    'One certificate of the chain, as presented (completed with the trust-store root when the chain leads to one).',
   fields: (t) => ({
-    commonName: t.exposeString('commonName', { nullable: true, description: 'Subject CN; null when the certificate has none.' }),
+    commonName: t.exposeString('commonName', {
+      nullable: true,
+      description: 'Subject CN; null when the certificate has none.',
+    }),
     issuer: t.exposeString('issuer', { nullable: true, description: "Issuer's CN, or its O when it has no CN." }),
     validFrom: t.exposeString('validFrom', { description: 'notBefore, ISO 8601 UTC with milliseconds.' }),
     validTo: t.exposeString('validTo', { description: 'notAfter, ISO 8601 UTC with milliseconds.' }),
@@ -43,27 +47,46 @@ const SslChecker = builder.objectRef<SslCheckerResult>('SslChecker').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
     status: t.exposeString('status', { description: SSL_STATUS_RULES }),
-    commonName: t.exposeString('commonName', { nullable: true, description: "The leaf's subject CN; null when it has none (CN is optional, RFC 6125)." }),
-    subjectAlternativeNames: t.exposeStringList('subjectAlternativeNames', { description: 'DNS names and IP addresses of the leaf, without prefixes.' }),
-    issuer: t.exposeString('issuer', { nullable: true, description: "The leaf issuer's CN, or its O when it has no CN." }),
+    commonName: t.exposeString('commonName', {
+      nullable: true,
+      description: "The leaf's subject CN; null when it has none (CN is optional, RFC 6125).",
+    }),
+    subjectAlternativeNames: t.exposeStringList('subjectAlternativeNames', {
+      description: 'DNS names and IP addresses of the leaf, without prefixes.',
+    }),
+    issuer: t.exposeString('issuer', {
+      nullable: true,
+      description: "The leaf issuer's CN, or its O when it has no CN.",
+    }),
     validFrom: t.exposeString('validFrom', { description: 'ISO 8601 UTC with milliseconds.' }),
     expiryDate: t.exposeString('expiryDate', { description: 'ISO 8601 UTC with milliseconds.' }),
-    daysRemaining: t.exposeInt('daysRemaining', { description: 'Whole days until expiryDate, rounded down; negative once expired.' }),
-    signatureAlgorithm: t.exposeString('signatureAlgorithm', { description: 'The algorithm the issuer signed the leaf with, e.g. "sha256WithRSAEncryption".' }),
+    daysRemaining: t.exposeInt('daysRemaining', {
+      description: 'Whole days until expiryDate, rounded down; negative once expired.',
+    }),
+    signatureAlgorithm: t.exposeString('signatureAlgorithm', {
+      description: 'The algorithm the issuer signed the leaf with, e.g. "sha256WithRSAEncryption".',
+    }),
     chain: t.field({ type: [SslChainEntry], description: 'Leaf first.', resolve: (r) => r.chain }),
-    ip: t.exposeString('ip', { description: 'The address connected to: the first IPv4 address of the domain, else its first IPv6 address.' }),
-    port: t.exposeInt('port', { description: 'The port connected to (443 unless the GraphQL port argument says otherwise).' }),
+    ip: t.exposeString('ip', {
+      description: 'The address connected to: the first IPv4 address of the domain, else its first IPv6 address.',
+    }),
+    port: t.exposeInt('port', {
+      description: 'The port connected to (443 unless the GraphQL port argument says otherwise).',
+    }),
   }),
 });
 
 builder.queryField('sslChecker', (t) =>
   t.field({
+    nullable: true,
     type: SslChecker,
     description:
       'The certificate a server presents for `domain` (TLS with SNI, REST: ssl-checker, port 443). A certificate problem is a status, not an error; a failed handshake is a 502 (504 when it times out). Private and internal addresses are refused.',
     args: {
       domain: t.arg.string({ required: true }),
-      port: t.arg.int({ description: 'TCP port, 1–65535; default 443 (e.g. 8443, 993, 995 for TLS on other services).' }),
+      port: t.arg.int({
+        description: 'TCP port, 1–65535; default 443 (e.g. 8443, 993, 995 for TLS on other services).',
+      }),
     },
     resolve: defineCheck({
       field: 'sslChecker',
@@ -80,12 +103,13 @@ builder.queryField('sslChecker', (t) =>
 /* ------------------------------------------------------ tls-configuration */
 
 const TlsFamilyStatus = builder.enumType('TlsFamilyStatus', {
-  description: 'ok: the handshake over this family completed; error: it did not (the entry\'s error says why).',
+  description: "ok: the handshake over this family completed; error: it did not (the entry's error says why).",
   values: ['ok', 'error'] as const,
 });
 
 const TlsFamily = builder.objectRef<TlsFamilyEntry>('TlsFamily').implement({
-  description: 'The main handshake over one IP family (the first address of that family). The other fields are null when status is error.',
+  description:
+    'The main handshake over one IP family (the first address of that family). The other fields are null when status is error.',
   fields: (t) => ({
     family: t.exposeInt('family', { description: '4 or 6.' }),
     ip: t.exposeString('ip'),
@@ -93,8 +117,14 @@ const TlsFamily = builder.objectRef<TlsFamilyEntry>('TlsFamily').implement({
     version: t.exposeString('version', { nullable: true }),
     cipher: t.exposeString('cipher', { nullable: true, description: 'OpenSSL name of the cipher suite.' }),
     alpn: t.exposeString('alpn', { nullable: true, description: 'ALPN protocol the server selected; null when none.' }),
-    certFingerprint: t.exposeString('certFingerprint', { nullable: true, description: "SHA-256 of the leaf's DER, upper-case colon-separated hex." }),
-    totalMs: t.exposeFloat('totalMs', { nullable: true, description: 'Milliseconds from TCP connect to handshake done.' }),
+    certFingerprint: t.exposeString('certFingerprint', {
+      nullable: true,
+      description: "SHA-256 of the leaf's DER, upper-case colon-separated hex.",
+    }),
+    totalMs: t.exposeFloat('totalMs', {
+      nullable: true,
+      description: 'Milliseconds from TCP connect to handshake done.',
+    }),
     error: t.exposeString('error', { nullable: true }),
   }),
 });
@@ -115,14 +145,19 @@ const TlsNegotiatedRef = builder.objectRef<TlsNegotiated>('TlsNegotiated').imple
   fields: (t) => ({
     version: t.exposeString('version'),
     cipher: t.exposeString('cipher', { description: 'OpenSSL name of the cipher suite.' }),
-    alpn: t.exposeString('alpn', { nullable: true, description: 'ALPN protocol the server selected; null when it selected none.' }),
+    alpn: t.exposeString('alpn', {
+      nullable: true,
+      description: 'ALPN protocol the server selected; null when it selected none.',
+    }),
     http2: t.exposeBoolean('http2', { description: 'Whether the server selected h2.' }),
   }),
 });
 
 const TlsSniRef = builder.objectRef<TlsSni>('TlsSni').implement({
   fields: (t) => ({
-    sent: t.exposeBoolean('sent', { description: 'Whether the main handshake carried SNI (always, as domain is a name).' }),
+    sent: t.exposeBoolean('sent', {
+      description: 'Whether the main handshake carried SNI (always, as domain is a name).',
+    }),
     required: t.exposeBoolean('required', {
       description:
         'True when the same handshake without SNI fails or presents a certificate that does not match the domain. False when it succeeds with a matching certificate, and when the main handshake itself failed (nothing to compare).',
@@ -132,7 +167,9 @@ const TlsSniRef = builder.objectRef<TlsSni>('TlsSni').implement({
 
 const TlsCertificate = builder.objectRef<TlsCertificateBlock>('TlsCertificate').implement({
   fields: (t) => ({
-    ok: t.exposeBoolean('ok', { description: 'True exactly when ssl-checker would say "valid": in its dates, issued for the domain, trusted.' }),
+    ok: t.exposeBoolean('ok', {
+      description: 'True exactly when ssl-checker would say "valid": in its dates, issued for the domain, trusted.',
+    }),
     subject: t.exposeString('subject', { nullable: true, description: "The leaf's CN, or its O when it has no CN." }),
     issuer: t.exposeString('issuer', { nullable: true }),
     validFrom: t.exposeString('validFrom', { description: 'ISO 8601 UTC with milliseconds.' }),
@@ -140,9 +177,16 @@ const TlsCertificate = builder.objectRef<TlsCertificateBlock>('TlsCertificate').
     daysRemaining: t.exposeInt('daysRemaining'),
     hostnameMatch: t.exposeBoolean('hostnameMatch'),
     hostnameMismatchReason: t.exposeString('hostnameMismatchReason', { nullable: true }),
-    chainLength: t.exposeInt('chainLength', { description: 'Certificates sent by the server plus the trust-store root the chain was completed with.' }),
-    trusted: t.exposeBoolean('trusted', { description: 'Whether the chain leads to a root of the trust store (the name is not part of this).' }),
-    trustError: t.exposeString('trustError', { nullable: true, description: 'OpenSSL verify code, e.g. CERT_HAS_EXPIRED, UNABLE_TO_GET_ISSUER_CERT_LOCALLY.' }),
+    chainLength: t.exposeInt('chainLength', {
+      description: 'Certificates sent by the server plus the trust-store root the chain was completed with.',
+    }),
+    trusted: t.exposeBoolean('trusted', {
+      description: 'Whether the chain leads to a root of the trust store (the name is not part of this).',
+    }),
+    trustError: t.exposeString('trustError', {
+      nullable: true,
+      description: 'OpenSSL verify code, e.g. CERT_HAS_EXPIRED, UNABLE_TO_GET_ISSUER_CERT_LOCALLY.',
+    }),
   }),
 });
 
@@ -158,26 +202,57 @@ const TlsTimingRef = builder.objectRef<TlsTiming>('TlsTiming').implement({
 const TlsConfiguration = builder.objectRef<TlsConfigurationResult>('TlsConfiguration').implement({
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'The hostname (a URL is reduced to its host).' }),
-    ip: t.exposeString('ip', { description: 'Address of the main handshake: the first IPv4 address, else the first IPv6 address.' }),
+    ip: t.exposeString('ip', {
+      description: 'Address of the main handshake: the first IPv4 address, else the first IPv6 address.',
+    }),
     port: t.exposeInt('port'),
-    families: t.field({ type: [TlsFamily], description: 'One entry per IP family the domain has addresses in, IPv4 first.', resolve: (r) => r.families }),
-    protocols: t.field({ type: [TlsProtocolVerdict], description: 'All four versions, newest first.', resolve: (r) => r.protocols }),
-    negotiated: t.field({ type: TlsNegotiatedRef, nullable: true, description: 'Null when the main handshake failed (see connectionError).', resolve: (r) => r.negotiated }),
+    families: t.field({
+      type: [TlsFamily],
+      description: 'One entry per IP family the domain has addresses in, IPv4 first.',
+      resolve: (r) => r.families,
+    }),
+    protocols: t.field({
+      type: [TlsProtocolVerdict],
+      description: 'All four versions, newest first.',
+      resolve: (r) => r.protocols,
+    }),
+    negotiated: t.field({
+      type: TlsNegotiatedRef,
+      nullable: true,
+      description: 'Null when the main handshake failed (see connectionError).',
+      resolve: (r) => r.negotiated,
+    }),
     sni: t.field({ type: TlsSniRef, resolve: (r) => r.sni }),
-    certificate: t.field({ type: TlsCertificate, nullable: true, description: 'Null when the main handshake failed.', resolve: (r) => r.certificate }),
-    timing: t.field({ type: TlsTimingRef, nullable: true, description: 'Null when the main handshake failed.', resolve: (r) => r.timing }),
-    connectionError: t.exposeString('connectionError', { nullable: true, description: 'Why the main handshake failed; null when it completed.' }),
+    certificate: t.field({
+      type: TlsCertificate,
+      nullable: true,
+      description: 'Null when the main handshake failed.',
+      resolve: (r) => r.certificate,
+    }),
+    timing: t.field({
+      type: TlsTimingRef,
+      nullable: true,
+      description: 'Null when the main handshake failed.',
+      resolve: (r) => r.timing,
+    }),
+    connectionError: t.exposeString('connectionError', {
+      nullable: true,
+      description: 'Why the main handshake failed; null when it completed.',
+    }),
   }),
 });
 
 builder.queryField('tlsConfiguration', (t) =>
   t.field({
+    nullable: true,
     type: TlsConfiguration,
     description:
       'TLS set-up of a domain (REST: tls-configuration): versions supported, negotiated parameters, SNI, certificate, timing, and each IP family, from handshakes run in parallel. `domain` is a hostname or an https URL (reduced to its host; an explicit port in the URL is the port tested). Handshake failures are findings inside the result; private and internal addresses are refused.',
     args: {
       domain: t.arg.string({ required: true }),
-      port: t.arg.int({ description: 'TCP port, 1–65535; default the URL\'s port, else 443. Must agree with a port given in the URL.' }),
+      port: t.arg.int({
+        description: "TCP port, 1–65535; default the URL's port, else 443. Must agree with a port given in the URL.",
+      }),
     },
     resolve: defineCheck({
       field: 'tlsConfiguration',
@@ -185,12 +260,18 @@ builder.queryField('tlsConfiguration', (t) =>
       parse: (args: { domain: string; port?: number | null }) => {
         const { hostname, url } = parseDomainOrUrl('domain', args.domain);
         if (url !== null && url.protocol !== 'https:') {
-          throw new InputError('domain', `domain: ${url.protocol.slice(0, -1)} URLs are not accepted here; give a hostname or an https:// URL`);
+          throw new InputError(
+            'domain',
+            `domain: ${url.protocol.slice(0, -1)} URLs are not accepted here; give a hostname or an https:// URL`,
+          );
         }
         const urlPort = url !== null && url.port !== '' ? Number(url.port) : null;
         const argPort = args.port == null ? null : portArgument('port', args.port);
         if (urlPort !== null && argPort !== null && urlPort !== argPort) {
-          throw new InputError('port', `port: ${argPort} differs from the port of the URL in domain (${urlPort}); give one or make them agree`);
+          throw new InputError(
+            'port',
+            `port: ${argPort} differs from the port of the URL in domain (${urlPort}); give one or make them agree`,
+          );
         }
         return { domain: hostname, port: argPort ?? urlPort ?? HTTPS_PORT };
       },
@@ -209,25 +290,41 @@ const PortStatus = builder.enumType('PortStatus', {
 
 const PortChecker = builder.objectRef<PortCheckerResult>('PortChecker').implement({
   fields: (t) => ({
-    host: t.exposeString('host', { description: 'The host as checked: a lower-case hostname or a canonical IP address.' }),
+    host: t.exposeString('host', {
+      description: 'The host as checked: a lower-case hostname or a canonical IP address.',
+    }),
     port: t.exposeInt('port'),
     status: t.field({ type: PortStatus, resolve: (r) => r.status }),
-    responseTime: t.exposeFloat('responseTime', { description: 'Milliseconds until the verdict (for filtered, the time waited).' }),
-    ip: t.exposeString('ip', { description: 'The address tested: the host itself, or its first IPv4 address, else its first IPv6 address.' }),
-    reason: t.exposeString('reason', { nullable: true, description: 'Why the port counts as filtered (the time-out, or the ICMP error code); null when open or closed.' }),
+    responseTime: t.exposeFloat('responseTime', {
+      description: 'Milliseconds until the verdict (for filtered, the time waited).',
+    }),
+    ip: t.exposeString('ip', {
+      description: 'The address tested: the host itself, or its first IPv4 address, else its first IPv6 address.',
+    }),
+    reason: t.exposeString('reason', {
+      nullable: true,
+      description: 'Why the port counts as filtered (the time-out, or the ICMP error code); null when open or closed.',
+    }),
   }),
 });
 
 builder.queryField('portChecker', (t) =>
   t.field({
+    nullable: true,
     type: PortChecker,
     description:
       'Whether a TCP port of a host accepts connections from this service (REST: port-checker). A closed or filtered port is a result; private and internal addresses are refused.',
-    args: { host: t.arg.string({ required: true, description: 'Hostname or IP address.' }), port: t.arg.int({ required: true, description: '1–65535.' }) },
+    args: {
+      host: t.arg.string({ required: true, description: 'Hostname or IP address.' }),
+      port: t.arg.int({ required: true, description: '1–65535.' }),
+    },
     resolve: defineCheck({
       field: 'portChecker',
       tool: 'port-checker',
-      parse: (args: { host: string; port: number }) => ({ host: parseHostOrIp('host', args.host), port: portArgument('port', args.port) }),
+      parse: (args: { host: string; port: number }) => ({
+        host: parseHostOrIp('host', args.host),
+        port: portArgument('port', args.port),
+      }),
       run: (input, checks) => runPortChecker(checks, input),
     }),
   }),

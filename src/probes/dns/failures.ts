@@ -38,13 +38,21 @@ export class QuestionFailures {
   }
 
   malformed(detail: string): ProbeError {
-    return new ProbeError('MALFORMED', this.upstream, `DNS server ${this.upstream} answered ${this.question} with ${detail}`);
+    return new ProbeError(
+      'MALFORMED',
+      this.upstream,
+      `DNS server ${this.upstream} answered ${this.question} with ${detail}`,
+    );
   }
 
   /** Non-result rcodes (decisions §8): REFUSED keeps its name, every other one counts as SERVFAIL. */
   rcode(name: string): ProbeError {
     const kind = name === 'REFUSED' ? 'REFUSED' : 'SERVFAIL';
-    return new ProbeError(kind, this.upstream, `DNS server ${this.upstream} answered ${this.question} with rcode ${name}`);
+    return new ProbeError(
+      kind,
+      this.upstream,
+      `DNS server ${this.upstream} answered ${this.question} with rcode ${name}`,
+    );
   }
 
   /**

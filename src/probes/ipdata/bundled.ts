@@ -59,7 +59,10 @@ const LINES_PER_SLICE = 10_000;
  */
 export async function buildBundledAsnIndex(files: Pick<BundledFiles, 'asnV4Csv' | 'asnV6Csv'>): Promise<AsnIndex> {
   const builder = new AsnIndexBuilder();
-  for (const [family, path] of [[4, files.asnV4Csv], [6, files.asnV6Csv]] as const) {
+  for (const [family, path] of [
+    [4, files.asnV4Csv],
+    [6, files.asnV6Csv],
+  ] as const) {
     // Each file's bytes are dropped once parsed: only the compact index is kept.
     const bytes = await readBoundedFile(path, MAX_CSV_BYTES);
     const cursor = builder.csv(family, path, bytes);

@@ -66,8 +66,11 @@ export function createIpinfoLiteClient(options: IpinfoLiteOptions): IpinfoLiteCl
         body = response.body;
         if (response.statusCode !== 200) throw fail('HTTP_STATUS', describeStatus(response.statusCode));
         const declared = Number(response.headers['content-length']);
-        if (declared > maxBodyBytes) throw fail('TOO_LARGE', `answered ${declared} bytes, more than the ${maxBodyBytes} allowed`);
-        const text = await readBounded(body, maxBodyBytes, () => fail('TOO_LARGE', `answered more than ${maxBodyBytes} bytes`));
+        if (declared > maxBodyBytes)
+          throw fail('TOO_LARGE', `answered ${declared} bytes, more than the ${maxBodyBytes} allowed`);
+        const text = await readBounded(body, maxBodyBytes, () =>
+          fail('TOO_LARGE', `answered more than ${maxBodyBytes} bytes`),
+        );
         return parseAnswer(text, address.text, ip, fail);
       } catch (e) {
         if (e instanceof ProbeError) throw e;
@@ -131,7 +134,8 @@ function parseAnswer(
   // baseUrl can answer 200 with some other JSON.
   const answeredIp = json !== null && typeof json === 'object' ? (json as { ip?: unknown }).ip : undefined;
   const answered = typeof answeredIp === 'string' ? addressWords(answeredIp) : null;
-  if (!answered || answered.text !== askedText) throw fail('MALFORMED', 'answered a record that is not about the address asked');
+  if (!answered || answered.text !== askedText)
+    throw fail('MALFORMED', 'answered a record that is not about the address asked');
   try {
     return factsFromIpinfoRecord(ip, json, 'live');
   } catch (e) {
@@ -140,12 +144,17 @@ function parseAnswer(
   }
 }
 
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|ERR_OSSL_)/;
+const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|ERR_OSSL_)/;
 
 /** Sorts a connection-level failure by its error code (Node's and undici's). */
-function classifyTransportError(e: unknown, fail: (kind: ProbeErrorKind, what: string, cause?: unknown) => ProbeError): ProbeError {
+function classifyTransportError(
+  e: unknown,
+  fail: (kind: ProbeErrorKind, what: string, cause?: unknown) => ProbeError,
+): ProbeError {
   const err = e as { code?: unknown; cause?: { code?: unknown } } | null;
-  const code = typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : 'unknown error';
+  const code =
+    typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : 'unknown error';
   if (code === 'ECONNREFUSED') return fail('REFUSED', 'refused the connection', e);
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return fail('TIMEOUT', `did not answer in time (${code})`, e);

@@ -30,7 +30,10 @@ export function ipinfoMmdbDatabase(reader: Pick<Reader<Response>, 'get' | 'metad
       } catch (e) {
         if (!(e instanceof IpinfoRecordError)) throw e;
         // The operator's file is not in IPinfo Lite format: a service fault, not the caller's.
-        throw new UnavailableError(`IP data is unavailable: the IP database is not in IPinfo Lite format (${e.message})`, { cause: e });
+        throw new UnavailableError(
+          `IP data is unavailable: the IP database is not in IPinfo Lite format (${e.message})`,
+          { cause: e },
+        );
       }
     },
   };

@@ -106,14 +106,14 @@ export type AbuseContactLookupQueryVariables = Exact<{
 }>;
 
 
-export type AbuseContactLookupQuery = { abuseContactLookup: { domain: string, matchedDomain: string, registrar: string, email: string, phone: string, found: boolean, source: RegistrySource, message: string | null } };
+export type AbuseContactLookupQuery = { abuseContactLookup: { domain: string, matchedDomain: string, registrar: string, email: string, phone: string, found: boolean, source: RegistrySource, message: string | null } | null };
 
 export type AsnLookupQueryVariables = Exact<{
   target: string;
 }>;
 
 
-export type AsnLookupQuery = { asnLookup: { ip: string, source: IpDataSourceKind, asn: string, asName: string, asDomain: string, countryCode: string, country: string, continentCode: string, continent: string, resolvedFrom: string | null, liveError: string | null } };
+export type AsnLookupQuery = { asnLookup: { ip: string, source: IpDataSourceKind, asn: string, asName: string, asDomain: string, countryCode: string, country: string, continentCode: string, continent: string, resolvedFrom: string | null, liveError: string | null } | null };
 
 export type DkimCheckerQueryVariables = Exact<{
   domain: string;
@@ -121,21 +121,21 @@ export type DkimCheckerQueryVariables = Exact<{
 }>;
 
 
-export type DkimCheckerQuery = { dkimChecker: { domain: string, selector: string, found: boolean, record: string | null, keyType: string | null, hasPublicKey: boolean, name: string, revoked: boolean, keyBits: number | null, testing: boolean, tags: unknown, errors: Array<string>, warnings: Array<string> } };
+export type DkimCheckerQuery = { dkimChecker: { domain: string, selector: string, found: boolean, record: string | null, keyType: string | null, hasPublicKey: boolean, name: string, revoked: boolean, keyBits: number | null, testing: boolean, tags: unknown, errors: Array<string>, warnings: Array<string> } | null };
 
 export type DmarcCheckerQueryVariables = Exact<{
   domain: string;
 }>;
 
 
-export type DmarcCheckerQuery = { dmarcChecker: { domain: string, found: boolean, record: string, tags: unknown, queriedName: string, orgDomain: string | null, inherited: boolean, multiple: boolean, policy: DmarcPolicy | null, effectivePolicy: DmarcPolicy | null, valid: boolean, errors: Array<string>, warnings: Array<string> } };
+export type DmarcCheckerQuery = { dmarcChecker: { domain: string, found: boolean, record: string, tags: unknown, queriedName: string, orgDomain: string | null, inherited: boolean, multiple: boolean, policy: DmarcPolicy | null, effectivePolicy: DmarcPolicy | null, valid: boolean, errors: Array<string>, warnings: Array<string> } | null };
 
 export type DnsBlacklistCheckerQueryVariables = Exact<{
   host: string;
 }>;
 
 
-export type DnsBlacklistCheckerQuery = { dnsBlacklistChecker: { host: string, ip: string, resolvedFrom: string | null, listedCount: number, ipv6Only: boolean, results: Array<{ zone: string, name: string, query: string, status: DnsblStatus, codes: Array<string>, reason: string | null }> } };
+export type DnsBlacklistCheckerQuery = { dnsBlacklistChecker: { host: string, ip: string, resolvedFrom: string | null, listedCount: number, ipv6Only: boolean, results: Array<{ zone: string, name: string, query: string, status: DnsblStatus, codes: Array<string>, reason: string | null }> } | null };
 
 export type DnsLookupQueryVariables = Exact<{
   domain: string;
@@ -143,7 +143,7 @@ export type DnsLookupQueryVariables = Exact<{
 }>;
 
 
-export type DnsLookupQuery = { dnsLookup: { domain: string, rcode: DnsRcode, records: { A: Array<string>, AAAA: Array<string>, TXT: Array<string>, CNAME: Array<string>, NS: Array<string>, MX: Array<{ exchange: string, priority: number, type: string }>, SOA: Array<{ nsname: string, hostmaster: string, serial: number, refresh: number, retry: number, expire: number, minttl: number }> }, resolver: { name: string, ip: string, requested: string | null, note: string | null }, errors: Array<{ type: string, code: string, message: string }> } };
+export type DnsLookupQuery = { dnsLookup: { domain: string, rcode: DnsRcode, records: { A: Array<string>, AAAA: Array<string>, TXT: Array<string>, CNAME: Array<string>, NS: Array<string>, MX: Array<{ exchange: string, priority: number, type: string }>, SOA: Array<{ nsname: string, hostmaster: string, serial: number, refresh: number, retry: number, expire: number, minttl: number }> }, resolver: { name: string, ip: string, requested: string | null, note: string | null }, errors: Array<{ type: string, code: string, message: string }> } | null };
 
 export type DnsPropagationQueryVariables = Exact<{
   domain: string;
@@ -151,28 +151,28 @@ export type DnsPropagationQueryVariables = Exact<{
 }>;
 
 
-export type DnsPropagationQuery = { dnsPropagation: { domain: string, type: string, status: string, unreachable: Array<string>, expected: Array<string>, expectedSource: PropagationExpectedSource, resolvers: Array<{ name: string, ip: string, countryCode: string, records: Array<string>, error: string | null, responseTime: number, matches: boolean }> } };
+export type DnsPropagationQuery = { dnsPropagation: { domain: string, type: string, status: string, unreachable: Array<string>, expected: Array<string>, expectedSource: PropagationExpectedSource, resolvers: Array<{ name: string, ip: string, countryCode: string, records: Array<string>, error: string | null, responseTime: number, matches: boolean }> } | null };
 
 export type DnssecTestQueryVariables = Exact<{
   domain: string;
 }>;
 
 
-export type DnssecTestQuery = { dnssecTest: { domain: string, keyCount: number, validated: boolean, status: DnssecStatus, reason: string, dsPresent: boolean, authenticated: boolean, rcode: DnsRcode } };
+export type DnssecTestQuery = { dnssecTest: { domain: string, keyCount: number, validated: boolean, status: DnssecStatus, reason: string, dsPresent: boolean, authenticated: boolean, rcode: DnsRcode } | null };
 
 export type HttpHeadersQueryVariables = Exact<{
   url: string;
 }>;
 
 
-export type HttpHeadersQuery = { httpHeaders: { requestedUrl: string, statusCode: number, statusText: string, responseTime: number, finalUrl: string, redirectChain: Array<string>, headers: unknown, httpVersion: string, redirectLimitReached: boolean, tlsError: string | null, security: { score: number, total: number, present: Array<string>, missing: Array<string> }, redirectNotFollowed: { reason: string, location: string } | null } };
+export type HttpHeadersQuery = { httpHeaders: { requestedUrl: string, statusCode: number, statusText: string, responseTime: number, finalUrl: string, redirectChain: Array<string>, headers: unknown, httpVersion: string, redirectLimitReached: boolean, tlsError: string | null, security: { score: number, total: number, present: Array<string>, missing: Array<string> }, redirectNotFollowed: { reason: string, location: string } | null } | null };
 
 export type IpInfoQueryVariables = Exact<{
   target: string;
 }>;
 
 
-export type IpInfoQuery = { ipInfo: { ip: string, source: IpDataSourceKind, asn: string, asName: string, asDomain: string, countryCode: string, country: string, continentCode: string, continent: string, resolvedFrom: string | null, liveError: string | null } };
+export type IpInfoQuery = { ipInfo: { ip: string, source: IpDataSourceKind, asn: string, asName: string, asDomain: string, countryCode: string, country: string, continentCode: string, continent: string, resolvedFrom: string | null, liveError: string | null } | null };
 
 export type MailhealthCheckQueryVariables = Exact<{
   domain: string;
@@ -185,33 +185,33 @@ export type MailhealthCheckQuery = { mailhealthCheck: { domain: string, verdict:
         | { record: string | null, policy: string | null, found: boolean | null, inherited: boolean | null, queriedName: string | null }
         | { total: number | null, nullMx: boolean | null, rcode: DnsRcode | null, hosts: Array<{ priority: number, exchange: string, ip: string, provider: string | null }> | null }
         | { record: string | null, recordCount: number | null, mechanismCount: number | null, evaluation: string | null, lookupCount: number | null, lookupLimit: number | null }
-       }> } };
+       }> } | null };
 
 export type MxLookupQueryVariables = Exact<{
   domain: string;
 }>;
 
 
-export type MxLookupQuery = { mxLookup: { domain: string, nullMx: boolean, rcode: DnsRcode, hosts: Array<{ priority: number, exchange: string, ip: string, provider: string | null }> } };
+export type MxLookupQuery = { mxLookup: { domain: string, nullMx: boolean, rcode: DnsRcode, hosts: Array<{ priority: number, exchange: string, ip: string, provider: string | null }> } | null };
 
 export type MyIpQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MyIpQuery = { myIp: { ip: string, version: IpVersion } };
+export type MyIpQuery = { myIp: { ip: string, version: IpVersion } | null };
 
 export type OpenGraphCheckerQueryVariables = Exact<{
   url: string;
 }>;
 
 
-export type OpenGraphCheckerQuery = { openGraphChecker: { requestedUrl: string, finalUrl: string, statusCode: number, fetched: boolean, title: string, bodyCapped: boolean, og: { title: string | null, description: string | null, image: string | null, url: string | null, type: string | null, site_name: string | null }, twitter: { card: string | null, title: string | null, description: string | null, image: string | null, site: string | null } } };
+export type OpenGraphCheckerQuery = { openGraphChecker: { requestedUrl: string, finalUrl: string, statusCode: number, fetched: boolean, title: string, bodyCapped: boolean, og: { title: string | null, description: string | null, image: string | null, url: string | null, type: string | null, site_name: string | null }, twitter: { card: string | null, title: string | null, description: string | null, image: string | null, site: string | null } } | null };
 
 export type PingQueryVariables = Exact<{
   host: string;
 }>;
 
 
-export type PingQuery = { ping: { host: string, ip: string, reverseDns: string, reverseDnsError: string | null, status: PingStatus, sent: number, received: number, lost: number, lossPercent: number, min: number | null, max: number | null, average: number | null, duplicates: number, icmpErrors: number, text: string } };
+export type PingQuery = { ping: { host: string, ip: string, reverseDns: string, reverseDnsError: string | null, status: PingStatus, sent: number, received: number, lost: number, lossPercent: number, min: number | null, max: number | null, average: number | null, duplicates: number, icmpErrors: number, text: string } | null };
 
 export type PortCheckerQueryVariables = Exact<{
   host: string;
@@ -219,28 +219,28 @@ export type PortCheckerQueryVariables = Exact<{
 }>;
 
 
-export type PortCheckerQuery = { portChecker: { host: string, port: number, status: PortStatus, responseTime: number, ip: string, reason: string | null } };
+export type PortCheckerQuery = { portChecker: { host: string, port: number, status: PortStatus, responseTime: number, ip: string, reason: string | null } | null };
 
 export type SpfCheckerQueryVariables = Exact<{
   domain: string;
 }>;
 
 
-export type SpfCheckerQuery = { spfChecker: { domain: string, found: boolean, record: string, mechanisms: Array<string>, multiple: boolean, recordCount: number, lookupCount: number, lookupLimit: number, voidLookupCount: number, voidLookupLimit: number, evaluation: SpfEvaluation, errors: Array<string>, warnings: Array<string>, temporaryErrors: Array<string>, notEvaluated: Array<string>, truncated: boolean, terms: Array<{ kind: SpfTermKind, text: string, name: string | null, qualifier: string | null, domainSpec: string | null, network: string | null, ip4Prefix: number | null, ip6Prefix: number | null, value: string | null, error: string | null }>, lookupTree: Array<{ parent: number | null, depth: number, domain: string, via: string, status: string, record: string | null, lookups: number, voidLookups: number, notes: Array<string> }> } };
+export type SpfCheckerQuery = { spfChecker: { domain: string, found: boolean, record: string, mechanisms: Array<string>, multiple: boolean, recordCount: number, lookupCount: number, lookupLimit: number, voidLookupCount: number, voidLookupLimit: number, evaluation: SpfEvaluation, errors: Array<string>, warnings: Array<string>, temporaryErrors: Array<string>, notEvaluated: Array<string>, truncated: boolean, terms: Array<{ kind: SpfTermKind, text: string, name: string | null, qualifier: string | null, domainSpec: string | null, network: string | null, ip4Prefix: number | null, ip6Prefix: number | null, value: string | null, error: string | null }>, lookupTree: Array<{ parent: number | null, depth: number, domain: string, via: string, status: string, record: string | null, lookups: number, voidLookups: number, notes: Array<string> }> } | null };
 
 export type SslCheckerQueryVariables = Exact<{
   domain: string;
 }>;
 
 
-export type SslCheckerQuery = { sslChecker: { domain: string, status: string, commonName: string | null, subjectAlternativeNames: Array<string>, issuer: string | null, validFrom: string, expiryDate: string, daysRemaining: number, signatureAlgorithm: string, ip: string, port: number, chain: Array<{ commonName: string | null, issuer: string | null, validFrom: string, validTo: string }> } };
+export type SslCheckerQuery = { sslChecker: { domain: string, status: string, commonName: string | null, subjectAlternativeNames: Array<string>, issuer: string | null, validFrom: string, expiryDate: string, daysRemaining: number, signatureAlgorithm: string, ip: string, port: number, chain: Array<{ commonName: string | null, issuer: string | null, validFrom: string, validTo: string }> } | null };
 
 export type TlsConfigurationQueryVariables = Exact<{
   domain: string;
 }>;
 
 
-export type TlsConfigurationQuery = { tlsConfiguration: { domain: string, ip: string, port: number, connectionError: string | null, families: Array<{ family: number, ip: string, status: TlsFamilyStatus, version: string | null, cipher: string | null, alpn: string | null, certFingerprint: string | null, totalMs: number | null, error: string | null }>, protocols: Array<{ version: string, result: string }>, negotiated: { version: string, cipher: string, alpn: string | null, http2: boolean } | null, sni: { sent: boolean, required: boolean }, certificate: { ok: boolean, subject: string | null, issuer: string | null, validFrom: string, expiryDate: string, daysRemaining: number, hostnameMatch: boolean, hostnameMismatchReason: string | null, chainLength: number, trusted: boolean, trustError: string | null } | null, timing: { tcpMs: number, tlsHandshakeMs: number, totalMs: number } | null } };
+export type TlsConfigurationQuery = { tlsConfiguration: { domain: string, ip: string, port: number, connectionError: string | null, families: Array<{ family: number, ip: string, status: TlsFamilyStatus, version: string | null, cipher: string | null, alpn: string | null, certFingerprint: string | null, totalMs: number | null, error: string | null }>, protocols: Array<{ version: string, result: string }>, negotiated: { version: string, cipher: string, alpn: string | null, http2: boolean } | null, sni: { sent: boolean, required: boolean }, certificate: { ok: boolean, subject: string | null, issuer: string | null, validFrom: string, expiryDate: string, daysRemaining: number, hostnameMatch: boolean, hostnameMismatchReason: string | null, chainLength: number, trusted: boolean, trustError: string | null } | null, timing: { tcpMs: number, tlsHandshakeMs: number, totalMs: number } | null } | null };
 
 export type WebsiteHealthCheckQueryVariables = Exact<{
   target: string;
@@ -260,19 +260,19 @@ export type WebsiteHealthCheckQuery = { websiteHealthCheck: { domain: string, ta
         | { finalUrl: string | null, hops: Array<{ url: string, statusCode: number, location: string | null }> | null }
         | { present: number | null, total: number | null, missing: Array<string> | null }
         | { daysRemaining: number | null, percentRemaining: number | null, certificateStatus: string | null, tlsVersion: string | null, expiryDate: string | null, port: number | null }
-       }> } };
+       }> } | null };
 
 export type WhatIsMyIpQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WhatIsMyIpQuery = { whatIsMyIp: { ip: string, source: IpDataSourceKind, asn: string, asName: string, asDomain: string, countryCode: string, country: string, continentCode: string, continent: string, liveError: string | null } };
+export type WhatIsMyIpQuery = { whatIsMyIp: { ip: string, source: IpDataSourceKind, asn: string, asName: string, asDomain: string, countryCode: string, country: string, continentCode: string, continent: string, liveError: string | null } | null };
 
 export type WhoisQueryVariables = Exact<{
   domain: string;
 }>;
 
 
-export type WhoisQuery = { whois: { domain: string, notFound: boolean, source: RegistrySource, matchedDomain: string, registrar: string, creationDate: string | null, expiryDate: string | null, updatedDate: string | null, nameServers: Array<string>, daysUntilExpiry: number | null, message: string | null, raw: string, servers: Array<string>, fetchedAt: string } };
+export type WhoisQuery = { whois: { domain: string, notFound: boolean, source: RegistrySource, matchedDomain: string, registrar: string, creationDate: string | null, expiryDate: string | null, updatedDate: string | null, nameServers: Array<string>, daysUntilExpiry: number | null, message: string | null, raw: string, servers: Array<string>, fetchedAt: string } | null };
 
 
 export const AbuseContactLookupDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AbuseContactLookup"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"domain"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"abuseContactLookup"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"domain"},"value":{"kind":"Variable","name":{"kind":"Name","value":"domain"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"domain"}},{"kind":"Field","name":{"kind":"Name","value":"matchedDomain"}},{"kind":"Field","name":{"kind":"Name","value":"registrar"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"phone"}},{"kind":"Field","name":{"kind":"Name","value":"found"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]} as unknown as DocumentNode<AbuseContactLookupQuery, AbuseContactLookupQueryVariables>;

@@ -10,11 +10,14 @@ function deferred<T>() {
 describe('request loader', () => {
   it('asks each distinct question once and shares answers and failures', async () => {
     const asked: string[] = [];
-    const loader = createRequestLoader(async (q: { name: string }) => {
-      asked.push(q.name);
-      if (q.name === 'bad') throw new Error('upstream failed');
-      return q.name.toUpperCase();
-    }, (q) => q.name);
+    const loader = createRequestLoader(
+      async (q: { name: string }) => {
+        asked.push(q.name);
+        if (q.name === 'bad') throw new Error('upstream failed');
+        return q.name.toUpperCase();
+      },
+      (q) => q.name,
+    );
     const [a, b] = await Promise.all([loader.load({ name: 'x' }), loader.load({ name: 'x' })]);
     expect([a, b]).toEqual(['X', 'X']);
     await expect(loader.load({ name: 'bad' })).rejects.toThrow('upstream failed');
@@ -24,7 +27,10 @@ describe('request loader', () => {
 
   it('does not hold a repeated question back until an unrelated slow one is answered', async () => {
     const slow = deferred<string>();
-    const loader = createRequestLoader((q: string) => (q === 'slow' ? slow.promise : Promise.resolve(q)), (q) => q);
+    const loader = createRequestLoader(
+      (q: string) => (q === 'slow' ? slow.promise : Promise.resolve(q)),
+      (q) => q,
+    );
     await loader.load('fast'); // answered
     // In one tick: a cache hit for "fast" and a new, slow question. With plain DataLoader 2 the hit
     // would resolve only after "slow" is answered.

@@ -21,7 +21,12 @@ function response(parts: Partial<DnsResponse>): DnsResponse {
 }
 const rec = (name: string, type: string, data: DnsRecord['data'], ttl = 300): DnsRecord => ({ name, type, ttl, data });
 const soa = (ttl: number, minimum: number): DnsRecord =>
-  rec('zone.test', 'SOA', { mname: 'ns.zone.test', rname: 'h.zone.test', serial: 1, refresh: 1, retry: 1, expire: 1, minimum }, ttl);
+  rec(
+    'zone.test',
+    'SOA',
+    { mname: 'ns.zone.test', rname: 'h.zone.test', serial: 1, refresh: 1, retry: 1, expire: 1, minimum },
+    ttl,
+  );
 
 describe('recordsOfType', () => {
   it('follows a CNAME chain inside a real answer to the records at its end', async () => {
@@ -34,7 +39,11 @@ describe('recordsOfType', () => {
       ],
     });
     try {
-      const r = await createDnsClient({ timeoutMs: 2000 }).query({ name: 'www.chain.test', type: 'A', server: lab.address });
+      const r = await createDnsClient({ timeoutMs: 2000 }).query({
+        name: 'www.chain.test',
+        type: 'A',
+        server: lab.address,
+      });
       expect(r.answers.map((a) => a.type)).toEqual(['CNAME', 'CNAME', 'A', 'A']);
       expect(recordsOfType(r, 'www.chain.test', 'A').map((a) => a.data)).toEqual(['192.0.2.40', '192.0.2.41']);
       expect(recordsOfType(r, 'WWW.Chain.Test.', 'A')).toHaveLength(2);
@@ -94,7 +103,9 @@ describe('responseTtl', () => {
   });
 
   it('works on what the lab sends: SOA minimum for NXDOMAIN, record TTL for an answer', async () => {
-    const lab = await startDnsLab({ records: [rr.soa('ttl.test', { minimum: 30 }, 3600), rr.a('x.ttl.test', '192.0.2.1', 75)] });
+    const lab = await startDnsLab({
+      records: [rr.soa('ttl.test', { minimum: 30 }, 3600), rr.a('x.ttl.test', '192.0.2.1', 75)],
+    });
     try {
       const client = createDnsClient({ timeoutMs: 2000 });
       expect(responseTtl(await client.query({ name: 'x.ttl.test', type: 'A', server: lab.address }))).toBe(75);

@@ -54,12 +54,19 @@ describe.skipIf(unboundPath === undefined)('the client against unbound', () => {
   let dir: string;
   let unbound: ChildProcess;
   let port: number;
-  const question = (name: string, type: DnsQuery['type'] = 'A'): DnsQuery => ({ name, type, server: { host: '127.0.0.1', port } });
+  const question = (name: string, type: DnsQuery['type'] = 'A'): DnsQuery => ({
+    name,
+    type,
+    server: { host: '127.0.0.1', port },
+  });
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'netdiag-unbound-'));
     port = await freePort();
-    const big = Array.from({ length: 40 }, (_, i) => `  local-data: 'big.interop.test. 300 IN TXT "${String(i).padStart(3, '0')}${'q'.repeat(97)}"'`);
+    const big = Array.from(
+      { length: 40 },
+      (_, i) => `  local-data: 'big.interop.test. 300 IN TXT "${String(i).padStart(3, '0')}${'q'.repeat(97)}"'`,
+    );
     const config = [
       'server:',
       '  interface: 127.0.0.1',
@@ -161,7 +168,9 @@ describe.skipIf(digPath === undefined)('the lab as dig sees it', () => {
         rr.a('dig.test', '192.0.2.60', 60),
         rr.mx('dig.test', 5, 'mx.dig.test', 60),
         rr.txt('dig.test', 'a'.repeat(300), 60),
-        ...Array.from({ length: 40 }, (_, i) => rr.txt('big.dig.test', `${String(i).padStart(3, '0')}${'w'.repeat(97)}`)),
+        ...Array.from({ length: 40 }, (_, i) =>
+          rr.txt('big.dig.test', `${String(i).padStart(3, '0')}${'w'.repeat(97)}`),
+        ),
       ],
     });
   });

@@ -107,9 +107,13 @@ describe('answers', () => {
   });
 
   it('records it cannot encode are reported in errors and answered with SERVFAIL', async () => {
-    const broken = await startDnsLab({ records: [{ name: 'bad.test', type: 'DNSKEY', data: { flags: 257, algorithm: 13, key: 'not a Buffer' } }] });
+    const broken = await startDnsLab({
+      records: [{ name: 'bad.test', type: 'DNSKEY', data: { flags: 257, algorithm: 13, key: 'not a Buffer' } }],
+    });
     try {
-      expect(await failureKind(client.query({ name: 'bad.test', type: 'DNSKEY', server: broken.address }))).toBe('SERVFAIL');
+      expect(await failureKind(client.query({ name: 'bad.test', type: 'DNSKEY', server: broken.address }))).toBe(
+        'SERVFAIL',
+      );
       expect(broken.errors).toHaveLength(1);
       expect(broken.errors[0]!.message).toContain('DNSKEY bad.test');
     } finally {

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.js';
 import { ProbeError } from '../../../src/probes/errors.js';
 import { QuestionFailures } from '../../../src/probes/dns/failures.js';
-import { encodeQuery, fullRcode, matchResponse, rcodeName, validatedQuestion } from '../../../src/probes/dns/message.js';
+import {
+  encodeQuery,
+  fullRcode,
+  matchResponse,
+  rcodeName,
+  validatedQuestion,
+} from '../../../src/probes/dns/message.js';
 import type { ResponsePacket } from '../../../src/probes/dns/message.js';
 import { interpretResponse } from '../../../src/probes/dns/response.js';
 
@@ -39,17 +45,27 @@ describe('validatedQuestion', () => {
 
 describe('encodeQuery', () => {
   it('sets RD, CD, AD and DO as asked, with one question and an EDNS0 OPT of 1232 bytes', () => {
-    const decoded = dnsPacket.decode(encodeQuery(ID, question, { dnssecOk: true, checkingDisabled: true, recursionDesired: false }));
+    const decoded = dnsPacket.decode(
+      encodeQuery(ID, question, { dnssecOk: true, checkingDisabled: true, recursionDesired: false }),
+    );
     expect(decoded).toMatchObject({ id: ID, flag_qr: false, flag_rd: false, flag_cd: true, flag_ad: true });
     expect(decoded.questions).toEqual([{ name: 'example.test', type: 'A', class: 'IN' }]);
     expect(decoded.additionals).toMatchObject([{ type: 'OPT', udpPayloadSize: 1232, flag_do: true, ednsVersion: 0 }]);
-    const plain = dnsPacket.decode(encodeQuery(ID, question, { dnssecOk: false, checkingDisabled: false, recursionDesired: true }));
+    const plain = dnsPacket.decode(
+      encodeQuery(ID, question, { dnssecOk: false, checkingDisabled: false, recursionDesired: true }),
+    );
     expect(plain).toMatchObject({ flag_rd: true, flag_cd: false });
     expect(plain.additionals).toMatchObject([{ flag_do: false }]);
   });
 
   it('asks the root as the empty name', () => {
-    const decoded = dnsPacket.decode(encodeQuery(ID, validatedQuestion('.', 'DNSKEY'), { dnssecOk: true, checkingDisabled: false, recursionDesired: true }));
+    const decoded = dnsPacket.decode(
+      encodeQuery(ID, validatedQuestion('.', 'DNSKEY'), {
+        dnssecOk: true,
+        checkingDisabled: false,
+        recursionDesired: true,
+      }),
+    );
     expect(decoded.questions).toEqual([{ name: '.', type: 'DNSKEY', class: 'IN' }]);
   });
 });
@@ -63,11 +79,24 @@ describe('matchResponse', () => {
 
   it.each([
     ['another ID', reply({ id: ID + 1 }), 'another ID'],
-    ['a query', dnsPacket.encode({ type: 'query', id: ID, questions: [{ name: 'example.test', type: 'A' }] }), 'a query'],
+    [
+      'a query',
+      dnsPacket.encode({ type: 'query', id: ID, questions: [{ name: 'example.test', type: 'A' }] }),
+      'a query',
+    ],
     ['another name', reply({ questions: [{ name: 'other.test', type: 'A', class: 'IN' }] }), 'another question'],
     ['another type', reply({ questions: [{ name: 'example.test', type: 'AAAA', class: 'IN' }] }), 'another question'],
     ['another class', reply({ questions: [{ name: 'example.test', type: 'A', class: 'CH' }] }), 'another question'],
-    ['two questions', reply({ questions: [{ name: 'example.test', type: 'A' }, { name: 'example.test', type: 'A' }] }), 'another question'],
+    [
+      'two questions',
+      reply({
+        questions: [
+          { name: 'example.test', type: 'A' },
+          { name: 'example.test', type: 'A' },
+        ],
+      }),
+      'another question',
+    ],
     ['another opcode', reply({ flags: 2 << 11 }), 'opcode'],
     ['a NOERROR without question', reply({ questions: [] }), 'another question'],
   ])('sets aside %s', (_, bytes, reason) => {
@@ -77,7 +106,10 @@ describe('matchResponse', () => {
   });
 
   it('calls short and broken packets undecodable', () => {
-    expect(matchResponse(Buffer.from([1, 2, 3]), ID, question, 'udp')).toEqual({ kind: 'undecodable', reason: 'a 3-byte packet' });
+    expect(matchResponse(Buffer.from([1, 2, 3]), ID, question, 'udp')).toEqual({
+      kind: 'undecodable',
+      reason: 'a 3-byte packet',
+    });
     const cut = reply().subarray(0, reply().length - 3);
     expect(matchResponse(cut, ID, question, 'udp').kind).toBe('undecodable');
   });
@@ -104,7 +136,18 @@ describe('rcodes', () => {
       reply({
         flags: 0,
         answers: [],
-        additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232, extendedRcode: 1, ednsVersion: 0, flags: 0, flag_do: false, options: [] }],
+        additionals: [
+          {
+            type: 'OPT',
+            name: '.',
+            udpPayloadSize: 1232,
+            extendedRcode: 1,
+            ednsVersion: 0,
+            flags: 0,
+            flag_do: false,
+            options: [],
+          },
+        ],
       }),
     );
     expect(fullRcode(badvers)).toBe(16);

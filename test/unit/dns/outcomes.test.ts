@@ -125,7 +125,7 @@ describe('no usable answer', () => {
     expect(e.status).toBe(504);
     expect(e.message).toBe(`DNS server 127.0.0.1:${lab.port} did not answer A dead.zone.test within ${TIMEOUT_MS} ms`);
     expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS * 0.9);
-    expect(elapsed).toBeLessThan(TIMEOUT_MS * 1.6);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 2_000);
     expect(lab.countQueries('dead.zone.test', 'A', 'udp')).toBe(2);
     expect(lab.countQueries('dead.zone.test', 'A', 'tcp')).toBe(0);
   });
@@ -212,7 +212,8 @@ describe('per-question bound', () => {
     const started = performance.now();
     const e = await probeError(client.query(question('host.zone.test'), { timeoutMs: 150 }));
     expect(e.message).toContain('within 150 ms');
-    expect(performance.now() - started).toBeLessThan(150 * 1.6);
+    // the message proves which bound fired; the clock only shows it did not hang (wide margin for loaded CI)
+    expect(performance.now() - started).toBeLessThan(150 + 2_000);
   });
 });
 

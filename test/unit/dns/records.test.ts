@@ -199,7 +199,12 @@ describe('records outside RecordType (authority sections, other types)', () => {
     const [nsec] = decodeRecords([
       { name: 'a.test', type: 'NSEC', ttl: 60, data: { nextDomain: 'c.test', rrtypes: ['A', 'RRSIG', 'NSEC'] } },
     ]);
-    expect(nsec).toEqual({ name: 'a.test', type: 'NSEC', ttl: 60, data: { nextDomain: 'c.test', types: ['A', 'RRSIG', 'NSEC'] } });
+    expect(nsec).toEqual({
+      name: 'a.test',
+      type: 'NSEC',
+      ttl: 60,
+      data: { nextDomain: 'c.test', types: ['A', 'RRSIG', 'NSEC'] },
+    });
   });
 
   it('NSEC3 gives the salt in hex and the next hashed owner in base32hex', () => {
@@ -244,7 +249,18 @@ describe('records outside RecordType (authority sections, other types)', () => {
   });
 
   it('the OPT pseudo-record never shows up as a record', () => {
-    const records = decodeRecords([{ type: 'OPT', name: '.', udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }]);
+    const records = decodeRecords([
+      {
+        type: 'OPT',
+        name: '.',
+        udpPayloadSize: 1232,
+        extendedRcode: 0,
+        ednsVersion: 0,
+        flags: 0,
+        flag_do: false,
+        options: [],
+      },
+    ]);
     expect(records).toEqual([]);
   });
 });

@@ -34,7 +34,9 @@ async function probeError(promise: Promise<unknown>): Promise<ProbeError> {
 }
 
 /** 60 TXT records of 100 bytes: about 7 KB, far over the 1232-byte UDP payload. */
-const bigTxt = Array.from({ length: 60 }, (_, i) => rr.txt('big.tcp.test', `${String(i).padStart(3, '0')}${'z'.repeat(97)}`));
+const bigTxt = Array.from({ length: 60 }, (_, i) =>
+  rr.txt('big.tcp.test', `${String(i).padStart(3, '0')}${'z'.repeat(97)}`),
+);
 
 beforeAll(async () => {
   lab = await startDnsLab({ records: [rr.a('tc.tcp.test', '192.0.2.20'), ...bigTxt] });
@@ -102,7 +104,7 @@ describe('truncation and TCP (RFC 7766)', () => {
     const started = performance.now();
     const e = await probeError(client.query(question('tc.tcp.test')));
     expect(e.kind).toBe('TIMEOUT');
-    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS * 1.6);
+    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 2_000);
   });
 
   it('a TC answer from a server with no TCP listener → REFUSED', async () => {
@@ -110,7 +112,12 @@ describe('truncation and TCP (RFC 7766)', () => {
     await new Promise<void>((resolve) => udpOnly.bind(0, '127.0.0.1', resolve));
     udpOnly.on('message', (bytes, remote) => {
       const q = dnsPacket.decode(bytes);
-      const reply = dnsPacket.encode({ type: 'response', id: q.id, flags: dnsPacket.TRUNCATED_RESPONSE, questions: q.questions });
+      const reply = dnsPacket.encode({
+        type: 'response',
+        id: q.id,
+        flags: dnsPacket.TRUNCATED_RESPONSE,
+        questions: q.questions,
+      });
       udpOnly.send(reply, remote.port, remote.address);
     });
     try {
@@ -148,8 +155,17 @@ describe('header bits', () => {
     sniffer.on('message', (bytes, remote) => {
       const q = dnsPacket.decode(bytes);
       const opt = q.additionals?.find((a) => a.type === 'OPT');
-      seen.push({ id: q.id!, port: remote.port, payload: opt && 'udpPayloadSize' in opt ? opt.udpPayloadSize : undefined, ad: q.flag_ad });
-      sniffer.send(dnsPacket.encode({ type: 'response', id: q.id, questions: q.questions }), remote.port, remote.address);
+      seen.push({
+        id: q.id!,
+        port: remote.port,
+        payload: opt && 'udpPayloadSize' in opt ? opt.udpPayloadSize : undefined,
+        ad: q.flag_ad,
+      });
+      sniffer.send(
+        dnsPacket.encode({ type: 'response', id: q.id, questions: q.questions }),
+        remote.port,
+        remote.address,
+      );
     });
     try {
       for (let i = 0; i < 6; i++) {
@@ -183,7 +199,10 @@ describe('server addresses', () => {
   it('a server given by name is looked up through the OS (here "localhost" from /etc/hosts)', async () => {
     const { address } = await dns.promises.lookup('localhost');
     expect(['127.0.0.1', '::1']).toContain(address);
-    const local = await startDnsLab({ host: address as '127.0.0.1' | '::1', records: [rr.a('named.test', '192.0.2.30')] });
+    const local = await startDnsLab({
+      host: address as '127.0.0.1' | '::1',
+      records: [rr.a('named.test', '192.0.2.30')],
+    });
     try {
       const r = await client.query({ name: 'named.test', type: 'A', server: { host: 'localhost', port: local.port } });
       expect(r.answers.map((a) => a.data)).toEqual(['192.0.2.30']);
@@ -253,7 +272,9 @@ describe('clean-up', () => {
       await probeError(client.query(question('stuck.tcp.test'), { signal: controller.signal, timeoutMs: 5000 }));
       expect(lab.countQueries('stuck.tcp.test', 'A', 'tcp')).toBe(1);
       // a caller's bug (port 0) throws from inside the socket set-up
-      await expect(client.query({ name: 'a.test', type: 'A', server: { host: '127.0.0.1', port: 0 } })).rejects.toThrow(/Port/);
+      await expect(client.query({ name: 'a.test', type: 'A', server: { host: '127.0.0.1', port: 0 } })).rejects.toThrow(
+        /Port/,
+      );
       // destroy hooks run after the handles' close callbacks
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(tracked.alive()).toEqual([]);

@@ -12,7 +12,15 @@ const PORT = 5300;
 
 const record = (name: string, type: string, data: DnsRecord['data']): DnsRecord => ({ name, type, ttl: 300, data });
 const soa = (zone: string) =>
-  record(zone, 'SOA', { mname: `ns.${zone}`, rname: `hostmaster.${zone}`, serial: 1, refresh: 1, retry: 1, expire: 1, minimum: 60 });
+  record(zone, 'SOA', {
+    mname: `ns.${zone}`,
+    rname: `hostmaster.${zone}`,
+    serial: 1,
+    refresh: 1,
+    retry: 1,
+    expire: 1,
+    minimum: 60,
+  });
 
 function response(fields: Partial<DnsResponse>): DnsResponse {
   return {
@@ -38,9 +46,13 @@ interface World {
   servers: Record<string, (q: DnsQuery) => Partial<DnsResponse> | ProbeError>;
 }
 
-function fakeContext(world: World, allow: string[] = ['127.0.0.0/8', '::1/128']): { ctx: AuthoritativeContext; asked: DnsQuery[] } {
+function fakeContext(
+  world: World,
+  allow: string[] = ['127.0.0.0/8', '::1/128'],
+): { ctx: AuthoritativeContext; asked: DnsQuery[] } {
   const asked: DnsQuery[] = [];
-  const resolve = async (name: string, type: string) => response({ rcode: 'NXDOMAIN', ...world.resolver[`${name} ${type}`] });
+  const resolve = async (name: string, type: string) =>
+    response({ rcode: 'NXDOMAIN', ...world.resolver[`${name} ${type}`] });
   const addresses = async (name: string) => world.addresses[name] ?? [];
   const ctx: AuthoritativeContext = {
     dnsAuthoritativePort: PORT,
@@ -64,17 +76,19 @@ const zone = (name: string, ns: string, address: string): World['resolver'] => (
 });
 
 describe('authoritativeRecords', () => {
-  it('asks the zone\'s server directly, without recursion, on the authoritative port', async () => {
+  it("asks the zone's server directly, without recursion, on the authoritative port", async () => {
     const { ctx, asked } = fakeContext({
       resolver: zone('a.test', 'ns1.a.test', '127.0.0.1'),
       addresses: { 'ns1.a.test': [{ address: '127.0.0.1', family: 4 }] },
       servers: { '127.0.0.1': () => ({ authoritative: true, answers: [record('a.test', 'A', '192.0.2.1')] }) },
     });
     expect(await authoritativeRecords(ctx, 'a.test', 'A')).toEqual(['192.0.2.1']);
-    expect(asked).toEqual([{ name: 'a.test', type: 'A', server: { host: '127.0.0.1', port: PORT }, recursionDesired: false }]);
+    expect(asked).toEqual([
+      { name: 'a.test', type: 'A', server: { host: '127.0.0.1', port: PORT }, recursionDesired: false },
+    ]);
   });
 
-  it('follows an alias that leaves the zone into the target\'s zone', async () => {
+  it("follows an alias that leaves the zone into the target's zone", async () => {
     const { ctx, asked } = fakeContext({
       resolver: {
         // the resolver follows www.a.test's alias, so its SOA is the target zone's: the parent is asked instead
@@ -83,7 +97,10 @@ describe('authoritativeRecords', () => {
         'cdn.b.test SOA': { authority: [soa('b.test')] },
         ...zone('b.test', 'ns.b.test', '127.0.0.2'),
       },
-      addresses: { 'ns1.a.test': [{ address: '127.0.0.1', family: 4 }], 'ns.b.test': [{ address: '127.0.0.2', family: 4 }] },
+      addresses: {
+        'ns1.a.test': [{ address: '127.0.0.1', family: 4 }],
+        'ns.b.test': [{ address: '127.0.0.2', family: 4 }],
+      },
       servers: {
         '127.0.0.1': () => ({ authoritative: true, answers: [record('www.a.test', 'CNAME', 'cdn.b.test')] }),
         '127.0.0.2': () => ({ authoritative: true, answers: [record('cdn.b.test', 'A', '192.0.2.7')] }),
@@ -149,13 +166,21 @@ describe('authoritativeRecords', () => {
     expect(await authoritativeRecords(failing.ctx, 'a.test', 'A')).toBeNull();
 
     const strict = fakeContext(
-      { resolver: zone('a.test', 'ns1.a.test', '127.0.0.1'), addresses: { 'ns1.a.test': [{ address: '127.0.0.1', family: 4 }] }, servers: {} },
+      {
+        resolver: zone('a.test', 'ns1.a.test', '127.0.0.1'),
+        addresses: { 'ns1.a.test': [{ address: '127.0.0.1', family: 4 }] },
+        servers: {},
+      },
       [],
     );
     expect(await authoritativeRecords(strict.ctx, 'a.test', 'A')).toBeNull();
     expect(strict.asked).toEqual([]);
 
-    const rootward = fakeContext({ resolver: { 'a.nosuchtld SOA': { rcode: 'NXDOMAIN', authority: [soa('')] } }, addresses: {}, servers: {} });
+    const rootward = fakeContext({
+      resolver: { 'a.nosuchtld SOA': { rcode: 'NXDOMAIN', authority: [soa('')] } },
+      addresses: {},
+      servers: {},
+    });
     expect(await authoritativeRecords(rootward.ctx, 'a.nosuchtld', 'A')).toBeNull();
     expect(rootward.asked).toEqual([]);
   });

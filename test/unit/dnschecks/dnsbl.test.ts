@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifyDnsblOutcome, countListed, dnsblQueryName, reversedAddressLabels } from '../../../src/checks/dns/dnsbl.js';
+import {
+  classifyDnsblOutcome,
+  countListed,
+  dnsblQueryName,
+  reversedAddressLabels,
+} from '../../../src/checks/dns/dnsbl.js';
 import type { DnsblOutcome } from '../../../src/checks/dns/dnsbl.js';
 import { InputError } from '../../../src/errors.js';
 import { ProbeError } from '../../../src/probes/errors.js';
@@ -35,7 +40,12 @@ describe('dnsblQueryName (RFC 5782 §2.1, §2.4)', () => {
 
 describe('classifyDnsblOutcome', () => {
   const query = '99.2.0.192.zen.spamhaus.org';
-  const answerOf = (addresses: string[], txt?: string[]): DnsblOutcome => ({ kind: 'answer', rcode: 'NOERROR', addresses, ...(txt ? { txt } : {}) });
+  const answerOf = (addresses: string[], txt?: string[]): DnsblOutcome => ({
+    kind: 'answer',
+    rcode: 'NOERROR',
+    addresses,
+    ...(txt ? { txt } : {}),
+  });
 
   it.each([
     ['NXDOMAIN', { kind: 'answer', rcode: 'NXDOMAIN', addresses: [] } as DnsblOutcome],
@@ -67,7 +77,11 @@ describe('classifyDnsblOutcome', () => {
   it('joins several codes and prefers the list TXT as reason', () => {
     const several = classifyDnsblOutcome(spamhaus, query, answerOf(['127.0.0.2', '127.0.0.4', '127.0.0.2']));
     expect(several.reason).toBe('SBL (spam source), XBL (exploited host)');
-    const withTxt = classifyDnsblOutcome(spamcop, query, answerOf(['127.0.0.2'], ['Blocked - see https://www.spamcop.net/bl.shtml?192.0.2.99']));
+    const withTxt = classifyDnsblOutcome(
+      spamcop,
+      query,
+      answerOf(['127.0.0.2'], ['Blocked - see https://www.spamcop.net/bl.shtml?192.0.2.99']),
+    );
     expect(withTxt.reason).toContain('spamcop.net/bl.shtml');
   });
 
@@ -94,11 +108,14 @@ describe('classifyDnsblOutcome', () => {
     expect(result.reason).toContain('not a listing');
   });
 
-  it.each(['192.0.2.1', '10.0.0.1', '2001:db8::1', 'garbage'])('answer %s outside 127/8 → error "unexpected answer"', (code) => {
-    const result = classifyDnsblOutcome(spamhaus, query, answerOf(['127.0.0.2', code]));
-    expect(result.status).toBe('error');
-    expect(result.reason).toContain('unexpected answer');
-  });
+  it.each(['192.0.2.1', '10.0.0.1', '2001:db8::1', 'garbage'])(
+    'answer %s outside 127/8 → error "unexpected answer"',
+    (code) => {
+      const result = classifyDnsblOutcome(spamhaus, query, answerOf(['127.0.0.2', code]));
+      expect(result.status).toBe('error');
+      expect(result.reason).toContain('unexpected answer');
+    },
+  );
 
   it.each([
     [new ProbeError('TIMEOUT', '127.0.0.1:53', 'no answer within 2000 ms'), 'time-out'],

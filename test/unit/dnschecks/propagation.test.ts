@@ -32,7 +32,9 @@ describe('normaliseRecordText and recordSetKey', () => {
   });
 
   it('ignores order, duplicates and case', () => {
-    expect(recordSetKey('A', ['192.0.2.2', '192.0.2.1', '192.0.2.1'])).toBe(recordSetKey('A', ['192.0.2.1', '192.0.2.2']));
+    expect(recordSetKey('A', ['192.0.2.2', '192.0.2.1', '192.0.2.1'])).toBe(
+      recordSetKey('A', ['192.0.2.1', '192.0.2.2']),
+    );
     expect(recordSetKey('MX', ['10 MX.example.com'])).toBe(recordSetKey('MX', ['10 mx.example.com.']));
     expect(recordSetKey('A', ['192.0.2.1'])).not.toBe(recordSetKey('A', ['192.0.2.1', '192.0.2.2']));
   });
@@ -51,9 +53,33 @@ describe('evaluatePropagation', () => {
     expect(result.expected).toEqual(['192.0.2.1', '192.0.2.2']);
     expect(result.unreachable).toEqual(['R3']);
     expect(result.resolvers).toEqual([
-      { name: 'R1', ip: '192.0.2.1', countryCode: 'US', records: ['192.0.2.2', '192.0.2.1'], error: null, responseTime: 10, matches: true },
-      { name: 'R2', ip: '192.0.2.2', countryCode: 'US', records: ['192.0.2.1', '192.0.2.2'], error: null, responseTime: 10, matches: true },
-      { name: 'R3', ip: '192.0.2.3', countryCode: 'US', records: [], error: 'DNS server did not answer within 2000 ms', responseTime: 2000, matches: false },
+      {
+        name: 'R1',
+        ip: '192.0.2.1',
+        countryCode: 'US',
+        records: ['192.0.2.2', '192.0.2.1'],
+        error: null,
+        responseTime: 10,
+        matches: true,
+      },
+      {
+        name: 'R2',
+        ip: '192.0.2.2',
+        countryCode: 'US',
+        records: ['192.0.2.1', '192.0.2.2'],
+        error: null,
+        responseTime: 10,
+        matches: true,
+      },
+      {
+        name: 'R3',
+        ip: '192.0.2.3',
+        countryCode: 'US',
+        records: [],
+        error: 'DNS server did not answer within 2000 ms',
+        responseTime: 2000,
+        matches: false,
+      },
     ]);
   });
 
@@ -108,10 +134,20 @@ describe('evaluatePropagation', () => {
   });
 
   it('breaks a majority tie by resolver order, deterministically', () => {
-    const outcomes = [answer(1, ['192.0.2.1']), answer(2, ['192.0.2.2']), answer(3, ['192.0.2.2']), answer(4, ['192.0.2.1'])];
+    const outcomes = [
+      answer(1, ['192.0.2.1']),
+      answer(2, ['192.0.2.2']),
+      answer(3, ['192.0.2.2']),
+      answer(4, ['192.0.2.1']),
+    ];
     const result = evaluatePropagation({ domain: 'example.com', type: 'A', authoritative: null, outcomes });
     expect(result.expected).toEqual(['192.0.2.1']);
-    const reversed = evaluatePropagation({ domain: 'example.com', type: 'A', authoritative: null, outcomes: [...outcomes].reverse() });
+    const reversed = evaluatePropagation({
+      domain: 'example.com',
+      type: 'A',
+      authoritative: null,
+      outcomes: [...outcomes].reverse(),
+    });
     expect(reversed.expected).toEqual(['192.0.2.1']);
     const swapped = evaluatePropagation({
       domain: 'example.com',

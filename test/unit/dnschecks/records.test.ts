@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { formatLookupRecords, recordText, recordTexts } from '../../../src/checks/dns/records.js';
 import type { DnsRecord } from '../../../src/probes/dns/types.js';
 
-const soa = { mname: 'ns1.example.com', rname: 'hostmaster.example.com', serial: 2026010101, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 };
+const soa = {
+  mname: 'ns1.example.com',
+  rname: 'hostmaster.example.com',
+  serial: 2026010101,
+  refresh: 7200,
+  retry: 900,
+  expire: 1209600,
+  minimum: 300,
+};
 
 const answers: DnsRecord[] = [
   { name: 'www.example.com', type: 'CNAME', ttl: 300, data: 'example.com' },
@@ -58,9 +66,15 @@ describe('recordText', () => {
   it.each([
     [{ name: 'e', type: 'A', ttl: 1, data: '192.0.2.1' }, '192.0.2.1'],
     [{ name: 'e', type: 'MX', ttl: 1, data: { preference: 10, exchange: 'mx.example.com' } }, '10 mx.example.com'],
-    [{ name: 'e', type: 'SOA', ttl: 1, data: soa }, 'ns1.example.com hostmaster.example.com 2026010101 7200 900 1209600 300'],
+    [
+      { name: 'e', type: 'SOA', ttl: 1, data: soa },
+      'ns1.example.com hostmaster.example.com 2026010101 7200 900 1209600 300',
+    ],
     [{ name: 'e', type: 'TXT', ttl: 1, data: 'hello world' }, 'hello world'],
-    [{ name: 'e', type: 'DS', ttl: 1, data: { keyTag: 1, algorithm: 13, digestType: 2, digest: 'AB' } }, '{"keyTag":1,"algorithm":13,"digestType":2,"digest":"AB"}'],
+    [
+      { name: 'e', type: 'DS', ttl: 1, data: { keyTag: 1, algorithm: 13, digestType: 2, digest: 'AB' } },
+      '{"keyTag":1,"algorithm":13,"digestType":2,"digest":"AB"}',
+    ],
   ] as [DnsRecord, string][])('%j → %s', (record, text) => {
     expect(recordText(record)).toBe(text);
   });

@@ -213,12 +213,19 @@ describe('classifyAddress', () => {
     expect(classifyAddress('fe80::1%eth0')).toEqual({ special: true, range: 'link-local' });
   });
 
-  it.each(['2130706433', '127.1', '0177.0.0.1', '0x7f.0.0.1', '01.2.3.4', '1.2.3.4.', 'example.com', '', '::ffff:1.2.3.04'])(
-    'throws on a non-canonical or non-IP text %j',
-    (text) => {
-      expect(() => classifyAddress(text)).toThrow(TypeError);
-    },
-  );
+  it.each([
+    '2130706433',
+    '127.1',
+    '0177.0.0.1',
+    '0x7f.0.0.1',
+    '01.2.3.4',
+    '1.2.3.4.',
+    'example.com',
+    '',
+    '::ffff:1.2.3.04',
+  ])('throws on a non-canonical or non-IP text %j', (text) => {
+    expect(() => classifyAddress(text)).toThrow(TypeError);
+  });
 });
 
 describe('parseIp and formatIp', () => {

@@ -8,7 +8,9 @@ import { parseHostOrIp } from '../../../src/validation.js';
  * A stub resolver: answers from a table and records the questions. Nothing is
  * ever sent; public addresses appear here as values only.
  */
-function stubResolver(zone: Record<string, readonly string[]>): Resolve & { asked: { hostname: string; signal?: AbortSignal }[] } {
+function stubResolver(
+  zone: Record<string, readonly string[]>,
+): Resolve & { asked: { hostname: string; signal?: AbortSignal }[] } {
   const asked: { hostname: string; signal?: AbortSignal }[] = [];
   const resolve = async (hostname: string, signal?: AbortSignal): Promise<ResolvedAddress[]> => {
     asked.push({ hostname, signal });
@@ -179,7 +181,9 @@ describe('createTargetGuard: hostnames', () => {
 
   it('answers a name with no A or AAAA record with an InputError naming the parameter', async () => {
     const guard = createTargetGuard({ allow: [], resolve: stubResolver(ZONE) });
-    const error = await guard.check({ kind: 'hostname', hostname: 'empty.example' }, undefined, 'host').catch((e: unknown) => e);
+    const error = await guard
+      .check({ kind: 'hostname', hostname: 'empty.example' }, undefined, 'host')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).parameter).toBe('host');
     expect((error as InputError).message).toBe(
@@ -265,7 +269,9 @@ describe('assertAllowed', () => {
       caught = e;
     }
     expect(caught).toBeInstanceOf(TargetRefusedError);
-    expect((caught as TargetRefusedError).message).toContain(`target public.example resolves to ${address}, ${withArticle(range)} address`);
+    expect((caught as TargetRefusedError).message).toContain(
+      `target public.example resolves to ${address}, ${withArticle(range)} address`,
+    );
   });
 
   it.each(['', 'example.com', '2130706433', '127.1'])('fails closed on the non-canonical peer text %j', (address) => {

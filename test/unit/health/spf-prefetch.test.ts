@@ -21,7 +21,9 @@ function lab(zones: { txt: Zone; a?: Zone; aaaa?: Zone; mx?: Zone }, hold = fals
       const answer = () => {
         const entry = zone[name];
         if (entry instanceof ProbeError) throw entry;
-        return entry === undefined ? { rcode: 'NXDOMAIN' as const, records: [] } : { rcode: 'NOERROR' as const, records: entry };
+        return entry === undefined
+          ? { rcode: 'NXDOMAIN' as const, records: [] }
+          : { rcode: 'NOERROR' as const, records: entry };
       };
       if (!hold) return Promise.resolve().then(answer);
       return new Promise((resolve, reject) =>
@@ -34,7 +36,12 @@ function lab(zones: { txt: Zone; a?: Zone; aaaa?: Zone; mx?: Zone }, hold = fals
         }),
       );
     };
-  const lookups: SpfLookups = { txt: lookup('TXT', zones.txt), a: lookup('A', zones.a), aaaa: lookup('AAAA', zones.aaaa), mx: lookup('MX', zones.mx) };
+  const lookups: SpfLookups = {
+    txt: lookup('TXT', zones.txt),
+    a: lookup('A', zones.a),
+    aaaa: lookup('AAAA', zones.aaaa),
+    mx: lookup('MX', zones.mx),
+  };
   /** answers every question asked so far, then lets the callbacks run */
   const release = async () => {
     for (const answer of pending.splice(0)) answer();
@@ -58,7 +65,13 @@ describe('prefetchSpfTree', () => {
     expect(asked).toEqual(['TXT mail.test']);
     await release();
     // every term of the root record at once: a, mx, exists, both includes (ptr is sender-dependent)
-    expect(asked.slice(1).sort()).toEqual(['A mail.test', 'A mail.test.check.test', 'MX mail.test', 'TXT one.test', 'TXT two.test']);
+    expect(asked.slice(1).sort()).toEqual([
+      'A mail.test',
+      'A mail.test.check.test',
+      'MX mail.test',
+      'TXT one.test',
+      'TXT two.test',
+    ]);
     await release();
     // AAAA after an empty A (as the walk does); the next level of includes and the redirect
     // (exists asks A only, RFC 7208 §5.7; the %{i} include depends on the sender)

@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { listInProse, verdictOf, verdictStatusOf, worstVerdictStatus, type HealthCheckStatus, type VerdictInput } from '../../../src/checks/health/verdict.js';
+import {
+  listInProse,
+  verdictOf,
+  verdictStatusOf,
+  worstVerdictStatus,
+  type HealthCheckStatus,
+  type VerdictInput,
+} from '../../../src/checks/health/verdict.js';
 
-const check = (label: string, status: HealthCheckStatus, summary = `${label} summary.`): VerdictInput => ({ label, status, summary });
+const check = (label: string, status: HealthCheckStatus, summary = `${label} summary.`): VerdictInput => ({
+  label,
+  status,
+  summary,
+});
 
 describe('verdictStatusOf and worstVerdictStatus (decisions §4)', () => {
   it('counts error as warning and info as ok', () => {
-    expect((['ok', 'info', 'warning', 'critical', 'error'] as const).map(verdictStatusOf)).toEqual(['ok', 'ok', 'warning', 'critical', 'warning']);
+    expect((['ok', 'info', 'warning', 'critical', 'error'] as const).map(verdictStatusOf)).toEqual([
+      'ok',
+      'ok',
+      'warning',
+      'critical',
+      'warning',
+    ]);
   });
 
   it('lets the worst check win', () => {
@@ -52,7 +69,8 @@ describe('verdictOf', () => {
     expect(verdict).toEqual({
       status: 'warning',
       headline: '1 warning (Security headers) and 1 check could not run (Location)',
-      summary: 'Security headers: Only 2 of 5 security headers are set; add x. Location: This check could not run (time-out).',
+      summary:
+        'Security headers: Only 2 of 5 security headers are set; add x. Location: This check could not run (time-out).',
     });
   });
 
@@ -70,6 +88,9 @@ describe('verdictOf', () => {
   });
 
   it('an error alone makes a warning verdict', () => {
-    expect(verdictOf([check('Ping', 'error'), check('DNS', 'ok')])).toMatchObject({ status: 'warning', headline: '1 check could not run (Ping)' });
+    expect(verdictOf([check('Ping', 'error'), check('DNS', 'ok')])).toMatchObject({
+      status: 'warning',
+      headline: '1 check could not run (Ping)',
+    });
   });
 });

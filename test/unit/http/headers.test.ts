@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { charsetParameter, encodingForLabel, isHtmlContentType, mediaTypeOf } from '../../../src/checks/http/content-type.js';
+import {
+  charsetParameter,
+  encodingForLabel,
+  isHtmlContentType,
+  mediaTypeOf,
+} from '../../../src/checks/http/content-type.js';
 import { decodeFieldBytes, normaliseHeaderFields, pairRawHeaders } from '../../../src/checks/http/header-fields.js';
 import { httpHeadersData } from '../../../src/checks/http/headers.js';
 import { decideRedirect, redirectChainOf, requestKey, resolvedLocation } from '../../../src/checks/http/redirects.js';
@@ -8,11 +13,20 @@ import type { FetchHop, FetchResult } from '../../../src/probes/http.js';
 
 describe('normaliseHeaderFields', () => {
   it('lower-cases names and joins repeated fields with ", " in order', () => {
-    expect(normaliseHeaderFields([['Vary', 'Accept'], ['X-One', '1'], ['vary', 'Cookie']])).toEqual({ vary: 'Accept, Cookie', 'x-one': '1' });
+    expect(
+      normaliseHeaderFields([
+        ['Vary', 'Accept'],
+        ['X-One', '1'],
+        ['vary', 'Cookie'],
+      ]),
+    ).toEqual({ vary: 'Accept, Cookie', 'x-one': '1' });
   });
 
   it('joins Set-Cookie lines with newlines, since cookies contain commas (RFC 6265 §3)', () => {
-    const cookies = normaliseHeaderFields([['Set-Cookie', 'a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT'], ['set-cookie', 'b=2']]);
+    const cookies = normaliseHeaderFields([
+      ['Set-Cookie', 'a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT'],
+      ['set-cookie', 'b=2'],
+    ]);
     expect(cookies['set-cookie']).toBe('a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT\nb=2');
   });
 
@@ -39,8 +53,14 @@ describe('redirect rules', () => {
       const decision = decideRedirect(base, status, '../c?d=2');
       expect(decision).toEqual({ kind: 'follow', url: new URL('https://site.example/c?d=2') });
     }
-    expect(decideRedirect(base, 302, '//other.example/x')).toEqual({ kind: 'follow', url: new URL('https://other.example/x') });
-    expect(decideRedirect(base, 302, 'http://plain.example/')).toEqual({ kind: 'follow', url: new URL('http://plain.example/') });
+    expect(decideRedirect(base, 302, '//other.example/x')).toEqual({
+      kind: 'follow',
+      url: new URL('https://other.example/x'),
+    });
+    expect(decideRedirect(base, 302, 'http://plain.example/')).toEqual({
+      kind: 'follow',
+      url: new URL('http://plain.example/'),
+    });
   });
 
   it('treats other statuses and a missing Location as final', () => {
@@ -50,9 +70,18 @@ describe('redirect rules', () => {
   });
 
   it('does not follow other schemes or unparseable targets', () => {
-    expect(decideRedirect(base, 302, 'mailto:a@b.example')).toEqual({ kind: 'unsupported-scheme', location: 'mailto:a@b.example' });
-    expect(decideRedirect(base, 302, 'javascript:alert(1)')).toEqual({ kind: 'unsupported-scheme', location: 'javascript:alert(1)' });
-    expect(decideRedirect(base, 302, 'http://exa mple.com/')).toEqual({ kind: 'invalid-location', location: 'http://exa mple.com/' });
+    expect(decideRedirect(base, 302, 'mailto:a@b.example')).toEqual({
+      kind: 'unsupported-scheme',
+      location: 'mailto:a@b.example',
+    });
+    expect(decideRedirect(base, 302, 'javascript:alert(1)')).toEqual({
+      kind: 'unsupported-scheme',
+      location: 'javascript:alert(1)',
+    });
+    expect(decideRedirect(base, 302, 'http://exa mple.com/')).toEqual({
+      kind: 'invalid-location',
+      location: 'http://exa mple.com/',
+    });
   });
 
   it('identifies requests without their fragment', () => {
@@ -133,7 +162,12 @@ describe('content types', () => {
   });
 });
 
-function hop(url: string, statusCode: number, headers: Record<string, string>, location: string | null = null): FetchHop {
+function hop(
+  url: string,
+  statusCode: number,
+  headers: Record<string, string>,
+  location: string | null = null,
+): FetchHop {
   return {
     url,
     statusCode,

@@ -1,6 +1,11 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHeadEndDetector, extractHeadTags, openGraphData, sniffEncoding } from '../../../src/checks/http/open-graph.js';
+import {
+  createHeadEndDetector,
+  extractHeadTags,
+  openGraphData,
+  sniffEncoding,
+} from '../../../src/checks/http/open-graph.js';
 import type { CheckedTarget, TargetGuard } from '../../../src/probes/guard.js';
 import { fetchGuarded, type FetchResult } from '../../../src/probes/http.js';
 import { startHttpLab, type HttpLab } from '../../lab/http-server.js';
@@ -40,7 +45,13 @@ describe('extractHeadTags', () => {
     </head><body></body></html>`;
     const tags = extractHeadTags(Buffer.from(html), 'text/html; charset=utf-8', FINAL);
     expect(tags.title).toBe('The page title');
-    expect(tags.og).toEqual({ ...nullOg, title: 'OG title', description: 'described by name=', type: 'article', site_name: 'Site' });
+    expect(tags.og).toEqual({
+      ...nullOg,
+      title: 'OG title',
+      description: 'described by name=',
+      type: 'article',
+      site_name: 'Site',
+    });
     expect(tags.twitter).toEqual({
       ...nullTwitter,
       card: 'summary_large_image',
@@ -74,9 +85,15 @@ describe('extractHeadTags', () => {
 
   it('reads only the head: tags after </head> or <body> are not counted', () => {
     const afterHead = `<head><meta property="og:title" content="in head"></head><body><meta property="og:description" content="in body"><title>body title</title></body>`;
-    expect(extractHeadTags(Buffer.from(afterHead), 'text/html', FINAL)).toMatchObject({ title: '', og: { title: 'in head', description: null } });
+    expect(extractHeadTags(Buffer.from(afterHead), 'text/html', FINAL)).toMatchObject({
+      title: '',
+      og: { title: 'in head', description: null },
+    });
     const bodyWithoutHeadEnd = `<html><head><meta name="twitter:card" content="summary"><body><meta name="twitter:site" content="@late">`;
-    expect(extractHeadTags(Buffer.from(bodyWithoutHeadEnd), 'text/html', FINAL).twitter).toEqual({ ...nullTwitter, card: 'summary' });
+    expect(extractHeadTags(Buffer.from(bodyWithoutHeadEnd), 'text/html', FINAL).twitter).toEqual({
+      ...nullTwitter,
+      card: 'summary',
+    });
   });
 
   it('reads a document without head or body tags to its end', () => {
@@ -100,13 +117,19 @@ describe('extractHeadTags', () => {
 });
 
 describe('encoding', () => {
-  const cyrillic = (meta: string) => Buffer.concat([cp1251(`<html><head>${meta}<title>`), cp1251('Привет'), cp1251('</title></head></html>')]);
+  const cyrillic = (meta: string) =>
+    Buffer.concat([cp1251(`<html><head>${meta}<title>`), cp1251('Привет'), cp1251('</title></head></html>')]);
 
   it('takes the Content-Type charset first', () => {
     const body = Buffer.from('<title>Café</title>', 'latin1');
-    expect(extractHeadTags(body, 'text/html; charset=ISO-8859-1', FINAL)).toMatchObject({ title: 'Café', encoding: 'windows-1252' });
+    expect(extractHeadTags(body, 'text/html; charset=ISO-8859-1', FINAL)).toMatchObject({
+      title: 'Café',
+      encoding: 'windows-1252',
+    });
     // The header wins over a contradicting meta.
-    expect(extractHeadTags(cyrillic('<meta charset="utf-8">'), 'text/html; charset=windows-1251', FINAL).title).toBe('Привет');
+    expect(extractHeadTags(cyrillic('<meta charset="utf-8">'), 'text/html; charset=windows-1251', FINAL).title).toBe(
+      'Привет',
+    );
   });
 
   it('falls back to <meta charset> and <meta http-equiv>', () => {
@@ -115,7 +138,8 @@ describe('encoding', () => {
       encoding: 'windows-1251',
     });
     expect(
-      extractHeadTags(cyrillic('<meta http-equiv="Content-Type" content="text/html; charset=cp1251">'), null, FINAL).title,
+      extractHeadTags(cyrillic('<meta http-equiv="Content-Type" content="text/html; charset=cp1251">'), null, FINAL)
+        .title,
     ).toBe('Привет');
   });
 
@@ -202,10 +226,23 @@ describe('open-graph-checker over the lab', () => {
             <meta property="og:image" content="img/hero.jpg"><meta property="og:title" content="Fish &amp; Chips">
             <meta name="twitter:card" content="summary"></head><body>${'x'.repeat(300_000)}</body></html>`,
         },
-        '/cp1251-header': { headers: { 'content-type': 'text/html; charset=windows-1251' }, body: cp1251('<title>Привет</title><meta property="og:title" content="Мир">') },
-        '/cp1251-meta': { headers: { 'content-type': 'text/html' }, body: cp1251('<head><meta charset="windows-1251"><title>Пока</title></head>') },
-        '/latin1': { headers: { 'content-type': 'text/html; charset=iso-8859-1' }, body: Buffer.from('<title>Déjà vu</title>', 'latin1') },
-        '/gone': { status: 404, headers: { 'content-type': 'text/html' }, body: '<head><meta property="og:title" content="Not here"></head>' },
+        '/cp1251-header': {
+          headers: { 'content-type': 'text/html; charset=windows-1251' },
+          body: cp1251('<title>Привет</title><meta property="og:title" content="Мир">'),
+        },
+        '/cp1251-meta': {
+          headers: { 'content-type': 'text/html' },
+          body: cp1251('<head><meta charset="windows-1251"><title>Пока</title></head>'),
+        },
+        '/latin1': {
+          headers: { 'content-type': 'text/html; charset=iso-8859-1' },
+          body: Buffer.from('<title>Déjà vu</title>', 'latin1'),
+        },
+        '/gone': {
+          status: 404,
+          headers: { 'content-type': 'text/html' },
+          body: '<head><meta property="og:title" content="Not here"></head>',
+        },
         '/data.json': { headers: { 'content-type': 'application/json' }, body: '{"og:title":"no"}' },
       },
     });

@@ -25,7 +25,19 @@ describe('parseIpv4Bytes', () => {
   });
 
   it('refuses anything else', () => {
-    for (const bad of ['', '1.2.3', '1.2.3.4.5', '256.1.1.1', '1..2.3', '1.2.3.', 'a.b.c.d', '1.2.3.4 ', '1234.1.1.1', '010.0.0.1', '1.2.3.04']) {
+    for (const bad of [
+      '',
+      '1.2.3',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '1..2.3',
+      '1.2.3.',
+      'a.b.c.d',
+      '1.2.3.4 ',
+      '1234.1.1.1',
+      '010.0.0.1',
+      '1.2.3.04',
+    ]) {
       expect(parseIpv4Bytes(ascii(bad), 0, bad.length), bad).toBe(-1);
     }
   });
@@ -50,7 +62,20 @@ describe('parseIpv6Bytes', () => {
   });
 
   it('refuses malformed text', () => {
-    for (const bad of ['', ':', ':1', '1:', '1::2::3', '12345::', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', 'g::', '1:2:3:4:5:6:7:8::', '::1.2.3', '1.2.3.4']) {
+    for (const bad of [
+      '',
+      ':',
+      ':1',
+      '1:',
+      '1::2::3',
+      '12345::',
+      '1:2:3:4:5:6:7:8:9',
+      '1:2:3:4:5:6:7',
+      'g::',
+      '1:2:3:4:5:6:7:8::',
+      '::1.2.3',
+      '1.2.3.4',
+    ]) {
       expect(v6(bad), bad).toBeNull();
     }
   });
@@ -80,7 +105,16 @@ describe('addressWords', () => {
   });
 
   it('returns null for what is not an address', () => {
-    for (const bad of ['example.com', '', '0x8.8.8.8', '134744072', '010.8.8.8', 'fe80::1%eth0', '[::1]', '1.2.3.4/24']) {
+    for (const bad of [
+      'example.com',
+      '',
+      '0x8.8.8.8',
+      '134744072',
+      '010.8.8.8',
+      'fe80::1%eth0',
+      '[::1]',
+      '1.2.3.4/24',
+    ]) {
       expect(addressWords(bad), bad).toBeNull();
     }
   });

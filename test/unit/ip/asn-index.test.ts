@@ -112,7 +112,10 @@ describe('overlapping and unordered rows', () => {
   });
 
   it('lets the narrower of two ranges with one start win, whatever the file order', () => {
-    const index = buildAsnIndex(csv('20.0.0.0,20.0.0.255,1,Narrow', '20.0.0.0,20.0.255.255,2,Wide', '5.0.0.0,5.0.0.255,3,Early'), NONE);
+    const index = buildAsnIndex(
+      csv('20.0.0.0,20.0.0.255,1,Narrow', '20.0.0.0,20.0.255.255,2,Wide', '5.0.0.0,5.0.0.255,3,Early'),
+      NONE,
+    );
     expect(at(index, '20.0.0.7')?.[0]).toBe(1);
     expect(at(index, '20.0.1.0')?.[0]).toBe(2);
     expect(at(index, '5.0.0.1')?.[0]).toBe(3);
@@ -149,12 +152,14 @@ describe('reading the CSV', () => {
   });
 
   it('names the file and line of a malformed row', () => {
-    const bad = (line: string, family: 4 | 6 = 4): (() => void) => () => {
-      const builder = new AsnIndexBuilder();
-      const fine = family === 4 ? '1.0.0.0,1.0.0.255,1,Fine' : '2001:db8::,2001:db8::ff,1,Fine';
-      const cursor = builder.csv(family, 'test.csv', csv(fine, line));
-      cursor.read(10);
-    };
+    const bad =
+      (line: string, family: 4 | 6 = 4): (() => void) =>
+      () => {
+        const builder = new AsnIndexBuilder();
+        const fine = family === 4 ? '1.0.0.0,1.0.0.255,1,Fine' : '2001:db8::,2001:db8::ff,1,Fine';
+        const cursor = builder.csv(family, 'test.csv', csv(fine, line));
+        cursor.read(10);
+      };
     expect(bad('1.0.0.0,1.0.0.255')).toThrow('test.csv line 2: expected 4 columns');
     expect(bad('1.0.0.300,1.0.0.255,1,X')).toThrow('line 2: malformed IPv4 address');
     expect(bad('1.0.0.0,1.0.0.255,x1,X')).toThrow('line 2: malformed AS number');
@@ -165,7 +170,10 @@ describe('reading the CSV', () => {
   });
 
   it('reads a file in slices that give the same index as one pass', () => {
-    const lines = Array.from({ length: 50 }, (_, i) => `${i + 1}.0.0.0,${i + 1}.0.0.255,${1000 + (i % 7)},Org ${i % 7}`);
+    const lines = Array.from(
+      { length: 50 },
+      (_, i) => `${i + 1}.0.0.0,${i + 1}.0.0.255,${1000 + (i % 7)},Org ${i % 7}`,
+    );
     const builder = new AsnIndexBuilder();
     const cursor = builder.csv(4, 'sliced', csv(...lines));
     let slices = 0;
@@ -183,7 +191,10 @@ describe('reading the CSV', () => {
 
 describe('the builder', () => {
   it('grows past its initial capacity with every row intact (IPv6, four words a row)', () => {
-    const lines = Array.from({ length: 3000 }, (_, i) => `2001:db8:${i.toString(16)}::,2001:db8:${i.toString(16)}::ff,${i + 1},Org ${i}`);
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) => `2001:db8:${i.toString(16)}::,2001:db8:${i.toString(16)}::ff,${i + 1},Org ${i}`,
+    );
     const index = buildAsnIndex(NONE, csv(...lines));
     for (const i of [0, 1023, 1024, 2047, 2048, 2999]) {
       expect(at(index, `2001:db8:${i.toString(16)}::7`), String(i)).toEqual([i + 1, `Org ${i}`]);

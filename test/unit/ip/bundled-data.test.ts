@@ -22,7 +22,13 @@ const GOOGLE_US = {
 let source: IpDataSource;
 
 beforeAll(async () => {
-  const s = createIpDataSource({ source: 'embedded', database: null, token: null, baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 });
+  const s = createIpDataSource({
+    source: 'embedded',
+    database: null,
+    token: null,
+    baseUrl: 'http://127.0.0.1:9',
+    timeoutMs: 1000,
+  });
   await s.warm();
   source = s;
 });
@@ -88,15 +94,30 @@ describe('bundled IPv6 data', () => {
 
   it('switches AS at the next address, and before the first', async () => {
     expect(await source.lookup('2001:4860:4805::')).toMatchObject({ asn: 'AS43515', asName: 'Google Ireland Limited' });
-    expect(await source.lookup('2001:4858:ffff:ffff:ffff:ffff:ffff:ffff')).toMatchObject({ asn: 'AS32097', asName: 'WholeSale Internet, Inc.' });
+    expect(await source.lookup('2001:4858:ffff:ffff:ffff:ffff:ffff:ffff')).toMatchObject({
+      asn: 'AS32097',
+      asName: 'WholeSale Internet, Inc.',
+    });
   });
 
   it('takes the country from the MMDB, which may differ from the AS registration', async () => {
-    expect(await source.lookup('2a00:1450:4001::1')).toMatchObject({ asn: 'AS15169', countryCode: 'IE', country: 'Ireland', continentCode: 'EU', continent: 'Europe' });
+    expect(await source.lookup('2a00:1450:4001::1')).toMatchObject({
+      asn: 'AS15169',
+      countryCode: 'IE',
+      country: 'Ireland',
+      continentCode: 'EU',
+      continent: 'Europe',
+    });
   });
 
   it('gives empty fields for unallocated global unicast space (2d00::/8)', async () => {
-    expect(await source.lookup('2d00::1')).toMatchObject({ asn: '', asName: '', countryCode: '', country: '', continent: '' });
+    expect(await source.lookup('2d00::1')).toMatchObject({
+      asn: '',
+      asName: '',
+      countryCode: '',
+      country: '',
+      continent: '',
+    });
   });
 });
 

@@ -17,7 +17,13 @@ import { liteRecord, startFakeIpinfo, type FakeIpinfo } from '../../lab/ipinfo-s
 import { writeMmdb } from '../../lab/mmdb-writer.js';
 
 const TOKEN = 'test-token-5f2a9c';
-const FALLBACK = { asn: 'AS64500', asName: 'Fallback AS', asDomain: 'fallback.example', countryCode: 'DE', country: 'Germany' };
+const FALLBACK = {
+  asn: 'AS64500',
+  asName: 'Fallback AS',
+  asDomain: 'fallback.example',
+  countryCode: 'DE',
+  country: 'Germany',
+};
 
 let fake: FakeIpinfo;
 let agent: Agent;
@@ -34,7 +40,15 @@ beforeAll(async () => {
     writeMmdb([
       {
         network: '8.8.8.0/24',
-        data: { asn: 'AS64500', as_name: 'Fallback AS', as_domain: 'fallback.example', country_code: 'DE', country: 'Germany', continent_code: 'EU', continent: 'Europe' },
+        data: {
+          asn: 'AS64500',
+          as_name: 'Fallback AS',
+          as_domain: 'fallback.example',
+          country_code: 'DE',
+          country: 'Germany',
+          continent_code: 'EU',
+          continent: 'Europe',
+        },
       },
     ]),
   );
@@ -109,7 +123,14 @@ describe('a live answer', () => {
   it('gives empty fields, still live, for an address IPinfo has nothing on', async () => {
     fake.reply('23.128.77.1', { kind: 'json', record: { ip: '23.128.77.1' } });
     const { facts } = await lookupSeen('23.128.77.1');
-    expect(facts).toMatchObject({ source: 'live', asn: '', asName: '', countryCode: '', continent: '', liveError: null });
+    expect(facts).toMatchObject({
+      source: 'live',
+      asn: '',
+      asName: '',
+      countryCode: '',
+      continent: '',
+      liveError: null,
+    });
   });
 });
 
@@ -126,7 +147,9 @@ describe('a live failure falls back to the database and says why', () => {
   }
 
   it('on 429 (quota used up)', async () => {
-    expect(await fallback({ kind: 'status', status: 429 })).toBe(`IPinfo (${new URL(fake.url).host}) answered HTTP 429: the request quota is used up`);
+    expect(await fallback({ kind: 'status', status: 429 })).toBe(
+      `IPinfo (${new URL(fake.url).host}) answered HTTP 429: the request quota is used up`,
+    );
   });
 
   it('on 403 (token refused)', async () => {
@@ -138,7 +161,9 @@ describe('a live failure falls back to the database and says why', () => {
   });
 
   it('on a body that is not JSON', async () => {
-    expect(await fallback({ kind: 'raw', contentType: 'text/html', body: '<html>captive portal</html>' })).toContain('not JSON');
+    expect(await fallback({ kind: 'raw', contentType: 'text/html', body: '<html>captive portal</html>' })).toContain(
+      'not JSON',
+    );
   });
 
   it('on JSON about another address', async () => {
@@ -146,16 +171,23 @@ describe('a live failure falls back to the database and says why', () => {
   });
 
   it('on JSON that is not an object', async () => {
-    expect(await fallback({ kind: 'raw', contentType: 'application/json', body: '["8.8.8.8"]' })).toContain('not about the address asked');
+    expect(await fallback({ kind: 'raw', contentType: 'application/json', body: '["8.8.8.8"]' })).toContain(
+      'not about the address asked',
+    );
   });
 
   it('on a record with fields of the wrong type', async () => {
-    expect(await fallback({ kind: 'json', record: { ...liteRecord('8.8.8.8'), country: 840 } })).toContain('field "country" is not a string');
+    expect(await fallback({ kind: 'json', record: { ...liteRecord('8.8.8.8'), country: 840 } })).toContain(
+      'field "country" is not a string',
+    );
   });
 
   it('on headers slower than the time-out, ending well before the server would answer', async () => {
     const started = performance.now();
-    const error = await fallback({ kind: 'slow-headers', ms: 15_000, record: liteRecord('8.8.8.8') }, { timeoutMs: 300 });
+    const error = await fallback(
+      { kind: 'slow-headers', ms: 15_000, record: liteRecord('8.8.8.8') },
+      { timeoutMs: 300 },
+    );
     expect(error).toContain('did not answer within 300 ms');
     expect(performance.now() - started).toBeLessThan(10_000);
   });
@@ -166,7 +198,9 @@ describe('a live failure falls back to the database and says why', () => {
 
   it('on a body over the byte bound, declared or streamed, and closes that connection', async () => {
     const big = { ...liteRecord('8.8.8.8'), as_name: 'x'.repeat(4096) };
-    expect(await fallback({ kind: 'json', record: big }, { maxBodyBytes: 1024 })).toMatch(/answered \d+ bytes, more than the 1024 allowed/);
+    expect(await fallback({ kind: 'json', record: big }, { maxBodyBytes: 1024 })).toMatch(
+      /answered \d+ bytes, more than the 1024 allowed/,
+    );
     expect(await fallback({ kind: 'endless-body' }, { maxBodyBytes: 1024 })).toContain('answered more than 1024 bytes');
     // The endless body stops only when the client closes the connection.
     await expect.poll(() => fake.endlessBodiesOpen(), { timeout: 5000 }).toBe(0);
@@ -178,13 +212,23 @@ describe('a live failure falls back to the database and says why', () => {
     const { port } = closed.address() as net.AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const facts = await live({ baseUrl: `http://127.0.0.1:${port}` }).lookup('8.8.8.8');
-    expect(facts).toMatchObject({ source: 'database', ...FALLBACK, liveError: `IPinfo (127.0.0.1:${port}) refused the connection` });
+    expect(facts).toMatchObject({
+      source: 'database',
+      ...FALLBACK,
+      liveError: `IPinfo (127.0.0.1:${port}) refused the connection`,
+    });
   });
 
   it('to the bundled data when no operator database is set', async () => {
     fake.reply('8.8.8.8', { kind: 'status', status: 429 });
     const facts = await live({ database: null }).lookup('8.8.8.8');
-    expect(facts).toMatchObject({ source: 'database', asn: 'AS15169', asName: 'Google LLC', asDomain: '', countryCode: 'US' });
+    expect(facts).toMatchObject({
+      source: 'database',
+      asn: 'AS15169',
+      asName: 'Google LLC',
+      asDomain: '',
+      countryCode: 'US',
+    });
     expect(facts.liveError).toContain('HTTP 429');
   });
 });

@@ -30,8 +30,20 @@ describe('factsFromIpinfoRecord', () => {
 
   it('fills names missing from the record from the tables, and keeps names it has', () => {
     const facts = factsFromIpinfoRecord('1.1.1.1', { asn: 'as13335', country_code: 'au' }, 'database');
-    expect(facts).toMatchObject({ asn: 'AS13335', asName: '', asDomain: '', countryCode: 'AU', country: 'Australia', continentCode: 'OC', continent: 'Oceania' });
-    const named = factsFromIpinfoRecord('1.1.1.1', { country_code: 'CZ', country: 'Czech Republic', continent_code: 'EU' }, 'database');
+    expect(facts).toMatchObject({
+      asn: 'AS13335',
+      asName: '',
+      asDomain: '',
+      countryCode: 'AU',
+      country: 'Australia',
+      continentCode: 'OC',
+      continent: 'Oceania',
+    });
+    const named = factsFromIpinfoRecord(
+      '1.1.1.1',
+      { country_code: 'CZ', country: 'Czech Republic', continent_code: 'EU' },
+      'database',
+    );
     expect(named).toMatchObject({ country: 'Czech Republic', continent: 'Europe' });
   });
 
@@ -61,7 +73,9 @@ describe('factsFromIpinfoRecord', () => {
     expect(() => factsFromIpinfoRecord('8.8.8.8', [1, 2], 'live')).toThrow(IpinfoRecordError);
     expect(() => factsFromIpinfoRecord('8.8.8.8', null, 'live')).toThrow(IpinfoRecordError);
     expect(() => factsFromIpinfoRecord('8.8.8.8', { country: 7 }, 'live')).toThrow('field "country" is not a string');
-    expect(() => factsFromIpinfoRecord('8.8.8.8', { asn: 'Google' }, 'live')).toThrow('field "asn" is not an AS number');
+    expect(() => factsFromIpinfoRecord('8.8.8.8', { asn: 'Google' }, 'live')).toThrow(
+      'field "asn" is not an AS number',
+    );
     expect(() => factsFromIpinfoRecord('8.8.8.8', { asn: 0 }, 'live')).toThrow(IpinfoRecordError);
   });
 });
@@ -87,6 +101,11 @@ describe('bundled facts', () => {
       continent: 'North America',
       liveError: null,
     });
-    expect(factsFromBundled('23.128.77.1', null, null)).toMatchObject({ asn: '', asName: '', countryCode: '', continent: '' });
+    expect(factsFromBundled('23.128.77.1', null, null)).toMatchObject({
+      asn: '',
+      asName: '',
+      countryCode: '',
+      continent: '',
+    });
   });
 });

@@ -75,12 +75,23 @@ describe('an operator IPinfo Lite MMDB', () => {
   });
 
   it('answers IPv6 addresses', async () => {
-    expect(await embedded(path).lookup('2a00:1450:4001::1')).toMatchObject({ asn: 'AS15169', asDomain: 'google.com', countryCode: 'IE', continent: 'Europe' });
+    expect(await embedded(path).lookup('2a00:1450:4001::1')).toMatchObject({
+      asn: 'AS15169',
+      asDomain: 'google.com',
+      countryCode: 'IE',
+      continent: 'Europe',
+    });
   });
 
   it('replaces the bundled data: an address it lacks has empty fields', async () => {
     // 8.8.4.4 is Google in the bundled data, but the operator's file has no record for it.
-    expect(await embedded(path).lookup('8.8.4.4')).toMatchObject({ asn: '', asName: '', asDomain: '', countryCode: '', country: '' });
+    expect(await embedded(path).lookup('8.8.4.4')).toMatchObject({
+      asn: '',
+      asName: '',
+      asDomain: '',
+      countryCode: '',
+      country: '',
+    });
     expect(await embedded(path).lookup('2d00::1')).toMatchObject({ asn: '', countryCode: '' });
   });
 
@@ -97,7 +108,9 @@ describe('an operator IPinfo Lite MMDB', () => {
   });
 
   it('fails loudly (503) on a record of the wrong shape rather than answering empty fields', async () => {
-    const error = await embedded(path).lookup('9.9.9.9').catch((e: unknown) => e);
+    const error = await embedded(path)
+      .lookup('9.9.9.9')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect((error as UnavailableError).message).toContain('field "country" is not a string');
   });
@@ -124,7 +137,11 @@ describe('ipinfoMmdbDatabase with an injected reader', () => {
         return { asn: 'AS15169', country_code: 'US' } as never;
       },
     });
-    expect(database.lookup('::ffff:8.8.8.8')).toMatchObject({ ip: '::ffff:8.8.8.8', asn: 'AS15169', country: 'United States' });
+    expect(database.lookup('::ffff:8.8.8.8')).toMatchObject({
+      ip: '::ffff:8.8.8.8',
+      asn: 'AS15169',
+      country: 'United States',
+    });
     expect(asked).toEqual(['8.8.8.8']);
   });
 

@@ -57,7 +57,15 @@ describe('isDkimKeyRecord', () => {
 describe('parseDkimKey', () => {
   it('reads a 2048-bit RSA key without findings', () => {
     const key = parseDkimKey(`v=DKIM1; k=rsa; p=${rsa2048}`);
-    expect(key).toMatchObject({ keyType: 'rsa', keyBits: 2048, keyEncoding: 'spki', revoked: false, testing: false, errors: [], warnings: [] });
+    expect(key).toMatchObject({
+      keyType: 'rsa',
+      keyBits: 2048,
+      keyEncoding: 'spki',
+      revoked: false,
+      testing: false,
+      errors: [],
+      warnings: [],
+    });
   });
 
   it('defaults k to rsa', () => {

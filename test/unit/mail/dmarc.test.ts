@@ -130,7 +130,16 @@ describe('parseDmarcRecord', () => {
   });
 
   it('survives garbage without throwing', () => {
-    for (const garbage of ['', ';;;;', '=', '==;==', 'v=DMARC1;'.repeat(1000), '\u0000\u0001', 'v=DMARC1; p=\u00e9', 'v=DMARC1; constructor=1; __proto__=x']) {
+    for (const garbage of [
+      '',
+      ';;;;',
+      '=',
+      '==;==',
+      'v=DMARC1;'.repeat(1000),
+      '\u0000\u0001',
+      'v=DMARC1; p=\u00e9',
+      'v=DMARC1; constructor=1; __proto__=x',
+    ]) {
       const a = parseDmarcRecord(garbage);
       expect(Array.isArray(a.errors)).toBe(true);
     }
@@ -155,7 +164,10 @@ describe('organizationalDomain (RFC 7489 §3.2, Public Suffix List)', () => {
 describe('checkDmarc', () => {
   it('finds the record at _dmarc.<domain>', async () => {
     const asked: string[] = [];
-    const result = await checkDmarc('example.com', lookup({ '_dmarc.example.com': ['v=DMARC1; p=reject; rua=mailto:d@example.com'] }, asked));
+    const result = await checkDmarc(
+      'example.com',
+      lookup({ '_dmarc.example.com': ['v=DMARC1; p=reject; rua=mailto:d@example.com'] }, asked),
+    );
     expect(result).toMatchObject({
       domain: 'example.com',
       found: true,
@@ -193,7 +205,10 @@ describe('checkDmarc', () => {
   });
 
   it('falls back when the domain has only non-DMARC TXT records, and mentions near misses', async () => {
-    const zone: Zone = { '_dmarc.www.example.com': ['v=dmarc1; p=reject', 'unrelated'], '_dmarc.example.com': ['v=DMARC1; p=none'] };
+    const zone: Zone = {
+      '_dmarc.www.example.com': ['v=dmarc1; p=reject', 'unrelated'],
+      '_dmarc.example.com': ['v=DMARC1; p=none'],
+    };
     const result = await checkDmarc('www.example.com', lookup(zone));
     expect(result.inherited).toBe(true);
     expect(result.warnings.join('\n')).toContain('is not a DMARC record');
@@ -232,7 +247,10 @@ describe('checkDmarc', () => {
   });
 
   it('reports p=none for a record rescued by its rua=', async () => {
-    const result = await checkDmarc('example.com', lookup({ '_dmarc.example.com': ['v=DMARC1; rua=mailto:a@example.com'] }));
+    const result = await checkDmarc(
+      'example.com',
+      lookup({ '_dmarc.example.com': ['v=DMARC1; rua=mailto:a@example.com'] }),
+    );
     expect(result.effectivePolicy).toBe('none');
   });
 

@@ -32,7 +32,11 @@ describe('inferProviders', () => {
       ['_spf.google.com', 'sendgrid.net', 'spf.protection.outlook.com', 'mailgun.org'],
     );
     expect(result.providers.map((p) => p.name)).toEqual(['Google Workspace', 'Microsoft 365', 'Mailgun', 'SendGrid']);
-    expect(result.providers[0]?.evidence).toEqual(['mx:aspmx.l.google.com', 'mx:alt1.aspmx.l.google.com', 'spf:_spf.google.com']);
+    expect(result.providers[0]?.evidence).toEqual([
+      'mx:aspmx.l.google.com',
+      'mx:alt1.aspmx.l.google.com',
+      'spf:_spf.google.com',
+    ]);
     expect(result.selectors).toEqual(['google', 'selector1', 'selector2', 'k1', 'mx', 'smtp', 'krs', 's1', 's2']);
   });
 
@@ -56,7 +60,21 @@ describe('inferProviders', () => {
       'Yandex Mail',
       'iCloud Mail',
     ]);
-    expect(result.selectors).toEqual(['k2', 'k3', 'mandrill', 'zoho', 'zmail', 'protonmail', 'protonmail2', 'protonmail3', 'fm1', 'fm2', 'fm3', 'mail', 'sig1']);
+    expect(result.selectors).toEqual([
+      'k2',
+      'k3',
+      'mandrill',
+      'zoho',
+      'zmail',
+      'protonmail',
+      'protonmail2',
+      'protonmail3',
+      'fm1',
+      'fm2',
+      'fm3',
+      'mail',
+      'sig1',
+    ]);
   });
 
   it('finds nothing for a self-hosted domain', () => {

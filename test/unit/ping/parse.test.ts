@@ -113,11 +113,26 @@ describe('parsePingOutput', () => {
   });
 
   it('counts ICMP errors and ignores the pipe line', () => {
-    expect(parsePingOutput(HOST_UNREACHABLE)).toMatchObject({ sent: 4, received: 0, errors: 3, lossPercent: 100, status: 'Offline', average: null });
+    expect(parsePingOutput(HOST_UNREACHABLE)).toMatchObject({
+      sent: 4,
+      received: 0,
+      errors: 3,
+      lossPercent: 100,
+      status: 'Offline',
+      average: null,
+    });
   });
 
   it('reads an IPv6 run', () => {
-    expect(parsePingOutput(IPV6)).toMatchObject({ sent: 3, received: 3, lost: 0, min: 19.874, average: 20.035, max: 20.147, status: 'Online' });
+    expect(parsePingOutput(IPV6)).toMatchObject({
+      sent: 3,
+      received: 3,
+      lost: 0,
+      min: 19.874,
+      average: 20.035,
+      max: 20.147,
+      status: 'Online',
+    });
   });
 
   it('keeps the %g loss, counts duplicates apart from replies, and tolerates ", pipe" after the rtt line', () => {
@@ -134,7 +149,14 @@ describe('parsePingOutput', () => {
   });
 
   it('reads the BusyBox wording', () => {
-    expect(parsePingOutput(BUSYBOX)).toMatchObject({ sent: 2, received: 2, min: 0.045, average: 0.062, max: 0.079, status: 'Online' });
+    expect(parsePingOutput(BUSYBOX)).toMatchObject({
+      sent: 2,
+      received: 2,
+      min: 0.045,
+      average: 0.062,
+      max: 0.079,
+      status: 'Online',
+    });
   });
 
   it('returns null when ping printed no statistics', () => {

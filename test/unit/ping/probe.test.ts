@@ -53,12 +53,32 @@ const LOSS_TRANSCRIPT = `PING 192.0.2.1 (192.0.2.1) 56(84) bytes of data.
 
 describe('pingArguments', () => {
   it('builds the iputils command line for the checked IP', () => {
-    expect(pingArguments({ ip: '127.0.0.1', family: 4, count: 4, timeoutMs: 5000 })).toEqual(
-      ['-n', '-c', '4', '-w', '5', '-W', '5', '-i', '1', '-4', '127.0.0.1'],
-    );
-    expect(pingArguments({ ip: '::1', family: 6, count: 10, timeoutMs: 2500 })).toEqual(
-      ['-n', '-c', '10', '-w', '3', '-W', '3', '-i', '0.2', '-6', '::1'],
-    );
+    expect(pingArguments({ ip: '127.0.0.1', family: 4, count: 4, timeoutMs: 5000 })).toEqual([
+      '-n',
+      '-c',
+      '4',
+      '-w',
+      '5',
+      '-W',
+      '5',
+      '-i',
+      '1',
+      '-4',
+      '127.0.0.1',
+    ]);
+    expect(pingArguments({ ip: '::1', family: 6, count: 10, timeoutMs: 2500 })).toEqual([
+      '-n',
+      '-c',
+      '10',
+      '-w',
+      '3',
+      '-W',
+      '3',
+      '-i',
+      '0.2',
+      '-6',
+      '::1',
+    ]);
   });
 
   it('refuses anything but an IP address of the stated family', () => {
@@ -71,13 +91,18 @@ describe('pingArguments', () => {
 describe('runPing with a stand-in executable', () => {
   it('passes the arguments without a shell and parses exit status 1 as a result', async () => {
     const argsFile = join(scratch, 'args');
-    const pingPath = fakePing('loss', `printf '%s\\n' "$@" > '${argsFile}'\ncat <<'OUT'\n${LOSS_TRANSCRIPT}OUT\nexit 1`);
+    const pingPath = fakePing(
+      'loss',
+      `printf '%s\\n' "$@" > '${argsFile}'\ncat <<'OUT'\n${LOSS_TRANSCRIPT}OUT\nexit 1`,
+    );
     const result = await runPing({ ip: '127.0.0.1', family: 4, count: 4, timeoutMs: 5000, pingPath });
     expect(result).toMatchObject({ sent: 4, received: 0, status: 'Offline', average: null });
-    expect(readFileSync(argsFile, 'utf8').trim().split('\n')).toEqual(pingArguments({ ip: '127.0.0.1', family: 4, count: 4, timeoutMs: 5000 }));
+    expect(readFileSync(argsFile, 'utf8').trim().split('\n')).toEqual(
+      pingArguments({ ip: '127.0.0.1', family: 4, count: 4, timeoutMs: 5000 }),
+    );
   });
 
-  it('reports exit status 2 as UNREACHABLE with ping\'s message', async () => {
+  it("reports exit status 2 as UNREACHABLE with ping's message", async () => {
     const pingPath = fakePing('error', `echo 'ping: connect: Network is unreachable' >&2\nexit 2`);
     const error = await rejection(runPing({ ip: '127.0.0.1', family: 4, count: 4, timeoutMs: 5000, pingPath }));
     expect(error).toBeInstanceOf(ProbeError);
@@ -107,7 +132,9 @@ describe('runPing with a stand-in executable', () => {
     const pingPath = fakePing('abort', 'exec sleep 30');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const error = await rejection(runPing({ ip: '127.0.0.1', family: 4, count: 1, timeoutMs: 5000, pingPath, signal: controller.signal }));
+    const error = await rejection(
+      runPing({ ip: '127.0.0.1', family: 4, count: 1, timeoutMs: 5000, pingPath, signal: controller.signal }),
+    );
     expect((error as ProbeError).kind).toBe('ABORTED');
   });
 
@@ -118,7 +145,9 @@ describe('runPing with a stand-in executable', () => {
   });
 
   it('reports a missing executable as the service being unavailable', async () => {
-    const error = await rejection(runPing({ ip: '127.0.0.1', family: 4, count: 1, timeoutMs: 1000, pingPath: join(scratch, 'no-such-ping') }));
+    const error = await rejection(
+      runPing({ ip: '127.0.0.1', family: 4, count: 1, timeoutMs: 1000, pingPath: join(scratch, 'no-such-ping') }),
+    );
     expect(error).toBeInstanceOf(UnavailableError);
   });
 });

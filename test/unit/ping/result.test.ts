@@ -24,7 +24,9 @@ describe('reverseLookupName', () => {
   });
 
   it('writes IPv6 as 32 nibbles under ip6.arpa (RFC 3596 §2.5)', () => {
-    expect(reverseLookupName('2001:db8::567:89ab')).toBe('b.a.9.8.7.6.5.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa');
+    expect(reverseLookupName('2001:db8::567:89ab')).toBe(
+      'b.a.9.8.7.6.5.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa',
+    );
     expect(reverseLookupName('::1')).toBe(`1.${'0.'.repeat(31)}ip6.arpa`);
   });
 });
@@ -50,7 +52,12 @@ describe('reverseDnsFromResponse', () => {
 
   it('is "" without an error for NXDOMAIN and for no PTR record', () => {
     expect(reverseDnsFromResponse(response('NXDOMAIN', []), name)).toEqual({ name: '', error: null });
-    expect(reverseDnsFromResponse(response('NOERROR', [{ name: 'other.arpa', type: 'PTR', ttl: 1, data: 'x.example' }]), name)).toEqual({
+    expect(
+      reverseDnsFromResponse(
+        response('NOERROR', [{ name: 'other.arpa', type: 'PTR', ttl: 1, data: 'x.example' }]),
+        name,
+      ),
+    ).toEqual({
       name: '',
       error: null,
     });
@@ -66,14 +73,21 @@ describe('addressToPing', () => {
         { address: '192.0.2.2', family: 4 },
       ]),
     ).toEqual({ address: '192.0.2.1', family: 4 });
-    expect(addressToPing([{ address: '2001:db8::2', family: 6 }, { address: '2001:db8::1', family: 6 }]).address).toBe('2001:db8::2');
+    expect(
+      addressToPing([
+        { address: '2001:db8::2', family: 6 },
+        { address: '2001:db8::1', family: 6 },
+      ]).address,
+    ).toBe('2001:db8::2');
     expect(() => addressToPing([])).toThrow(RangeError);
   });
 });
 
 describe('pingData', () => {
   it('carries the statistics, with null times when Offline', () => {
-    const offline = parsePingOutput('--- 192.0.2.1 ping statistics ---\n4 packets transmitted, 0 received, +2 errors, 100% packet loss, time 3049ms\n')!;
+    const offline = parsePingOutput(
+      '--- 192.0.2.1 ping statistics ---\n4 packets transmitted, 0 received, +2 errors, 100% packet loss, time 3049ms\n',
+    )!;
     expect(pingData('example.com', '192.0.2.1', { name: '', error: 'timed out' }, offline)).toEqual({
       host: 'example.com',
       ip: '192.0.2.1',

@@ -17,9 +17,20 @@ describe('configuration', () => {
     });
     expect(c.tcp).toEqual({ connectTimeoutMs: 5000 });
     expect(c.tls).toEqual({ handshakeTimeoutMs: 5000 });
-    expect(c.quota).toEqual({ credits: 300, windowSeconds: 86400, costs: { default: 3, 'my-ip': 1, 'tls-configuration': 4 } });
+    expect(c.quota).toEqual({
+      credits: 300,
+      windowSeconds: 86400,
+      costs: { default: 3, 'my-ip': 1, 'tls-configuration': 4 },
+    });
     expect(c.dns.publicResolvers.map((r) => r.ip)).toEqual([
-      '8.8.8.8', '1.1.1.1', '9.9.9.9', '208.67.222.222', '64.6.64.6', '94.140.14.14', '223.5.5.5', '4.2.2.1',
+      '8.8.8.8',
+      '1.1.1.1',
+      '9.9.9.9',
+      '208.67.222.222',
+      '64.6.64.6',
+      '94.140.14.14',
+      '223.5.5.5',
+      '4.2.2.1',
     ]);
     expect(c.dns.publicResolvers[0]!.address).toEqual({ host: '8.8.8.8', port: 53 });
     expect(c.dnsbl.zones).toHaveLength(6);
@@ -42,10 +53,17 @@ describe('configuration', () => {
   it('merges partial costs over the defaults and parses resolver addresses', () => {
     const c = buildConfig({
       quota: { costs: { whois: 5 } },
-      dns: { system: ['127.0.0.1:5353', '[::1]:53', '::1'], publicResolvers: [{ name: 'Lab', ip: '8.8.8.8', countryCode: 'US', address: '127.0.0.1:5300' }] },
+      dns: {
+        system: ['127.0.0.1:5353', '[::1]:53', '::1'],
+        publicResolvers: [{ name: 'Lab', ip: '8.8.8.8', countryCode: 'US', address: '127.0.0.1:5300' }],
+      },
     });
     expect(c.quota.costs).toMatchObject({ default: 3, 'my-ip': 1, 'tls-configuration': 4, whois: 5 });
-    expect(c.dns.system).toEqual([{ host: '127.0.0.1', port: 5353 }, { host: '::1', port: 53 }, { host: '::1', port: 53 }]);
+    expect(c.dns.system).toEqual([
+      { host: '127.0.0.1', port: 5353 },
+      { host: '::1', port: 53 },
+      { host: '::1', port: 53 },
+    ]);
     expect(c.dns.publicResolvers[0]!.address).toEqual({ host: '127.0.0.1', port: 5300 });
   });
 
@@ -53,7 +71,13 @@ describe('configuration', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nd-config-'));
     const file = join(dir, 'config.json');
     writeFileSync(file, JSON.stringify({ server: { port: 9000 }, auth: { keys: ['file-key-123'] } }));
-    const c = loadConfig({ NETDIAG_CONFIG: file, PORT: '9100', NETDIAG_API_KEYS: 'env-key-1234, env-key-5678', NETDIAG_SECRET: 'x'.repeat(20), REDIS_URL: 'redis://127.0.0.1:6379' });
+    const c = loadConfig({
+      NETDIAG_CONFIG: file,
+      PORT: '9100',
+      NETDIAG_API_KEYS: 'env-key-1234, env-key-5678',
+      NETDIAG_SECRET: 'x'.repeat(20),
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    });
     expect(c.server.port).toBe(9100);
     expect(c.auth.keys).toEqual(['file-key-123', 'env-key-1234', 'env-key-5678']);
     expect(c.auth.secret).toBe('x'.repeat(20));

@@ -10,7 +10,8 @@ import type { QuotaStore } from '../../../src/server/quota.js';
 import { createTestApp, graphql, TEST_KEY, type TestApp } from '../../helpers/app.js';
 
 const viaProxy = { 'x-forwarded-for': '93.184.216.34' };
-const MESSAGE = 'credit ledger unavailable: Redis at 127.0.0.1:6379 is unreachable (connect ECONNREFUSED 127.0.0.1:6379)';
+const MESSAGE =
+  'credit ledger unavailable: Redis at 127.0.0.1:6379 is unreachable (connect ECONNREFUSED 127.0.0.1:6379)';
 
 let t: TestApp;
 afterEach(async () => {
@@ -21,7 +22,15 @@ afterEach(async () => {
 async function appWithLedger(quota: QuotaStore, config: Record<string, any> = {}): Promise<TestApp> {
   t = await createTestApp({ server: { trustedProxies: ['127.0.0.1/32'] }, ...config });
   const app = createApp({ ...t.services, quota });
-  return { ...t, app, get: (path, init = {}) => app.fetch(new Request(`http://netdiag.test${path}`, { headers: { 'x-api-key': TEST_KEY, ...viaProxy, ...init.headers } }), { peerAddress: init.peer === undefined ? '127.0.0.1' : init.peer }) };
+  return {
+    ...t,
+    app,
+    get: (path, init = {}) =>
+      app.fetch(
+        new Request(`http://netdiag.test${path}`, { headers: { 'x-api-key': TEST_KEY, ...viaProxy, ...init.headers } }),
+        { peerAddress: init.peer === undefined ? '127.0.0.1' : init.peer },
+      ),
+  };
 }
 
 const down: QuotaStore = {
@@ -43,7 +52,9 @@ describe('credits when the ledger is unavailable', () => {
     const app = await appWithLedger(down);
     const res = await graphql(app, '{ myIp { ip } }', {}, { headers: viaProxy });
     expect(res.status).toBe(503);
-    expect(res.body.errors).toEqual([expect.objectContaining({ message: MESSAGE, extensions: expect.objectContaining({ code: 'UNAVAILABLE' }) })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ message: MESSAGE, extensions: expect.objectContaining({ code: 'UNAVAILABLE' }) }),
+    ]);
     expect(res.body.data ?? null).toBeNull();
   });
 
@@ -57,7 +68,13 @@ describe('credits when the ledger is unavailable', () => {
   it('keeps a finished answer when the refund fails, logging it (the caller stays charged)', async () => {
     let refunds = 0;
     const flaky: QuotaStore = {
-      charge: async () => ({ allowed: true, remaining: 293, resetSeconds: 86_400, retryAfterSeconds: 0, chargeId: 'c1' }),
+      charge: async () => ({
+        allowed: true,
+        remaining: 293,
+        resetSeconds: 86_400,
+        retryAfterSeconds: 0,
+        chargeId: 'c1',
+      }),
       refund: () => {
         refunds++;
         return Promise.reject(new UnavailableError(MESSAGE));
@@ -71,6 +88,8 @@ describe('credits when the ledger is unavailable', () => {
     expect(res.status).toBe(200);
     expect(res.body.errors[0].extensions.code).toBe('TARGET_REFUSED');
     expect(res.headers.get('ratelimit-remaining')).toBe('293');
-    expect(t.logs).toContainEqual(expect.objectContaining({ level: 'error', event: 'refund_failed', credits: 7, message: MESSAGE }));
+    expect(t.logs).toContainEqual(
+      expect.objectContaining({ level: 'error', event: 'refund_failed', credits: 7, message: MESSAGE }),
+    );
   });
 });

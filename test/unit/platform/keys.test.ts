@@ -31,7 +31,9 @@ describe('keyring', () => {
     const id = ring.verify('static-key-1');
     expect(id?.kind).toBe('static');
     expect(id?.id).not.toContain('static-key-1');
-    expect(createKeyring({ staticKeys: ['static-key-1'], secret, revoked: ['static-key-1'] }).verify('static-key-1')).toBeNull();
+    expect(
+      createKeyring({ staticKeys: ['static-key-1'], secret, revoked: ['static-key-1'] }).verify('static-key-1'),
+    ).toBeNull();
   });
 });
 

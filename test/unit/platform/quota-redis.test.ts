@@ -8,13 +8,18 @@ import { UnavailableError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log.js';
 import { createMemoryQuotaStore, type QuotaPolicy, type QuotaStore } from '../../../src/server/quota.js';
 import { createRedisQuotaStore, quotaKeys } from '../../../src/server/quota-redis.js';
-import { connectRedis, describeRedisUrl, REDIS_COMMAND_TIMEOUT_MS, type RedisConnection } from '../../../src/server/redis.js';
+import {
+  connectRedis,
+  describeRedisUrl,
+  REDIS_COMMAND_TIMEOUT_MS,
+  type RedisConnection,
+} from '../../../src/server/redis.js';
 import { REDIS_MISSING_MESSAGE, redisServerPath, startRedisLab, type RedisLab } from '../../lab/redis.js';
 
 if (!redisServerPath) console.warn(REDIS_MISSING_MESSAGE);
 
 const DAY = 86_400;
-const quiet: Logger = { info() {}, error() {} };
+const quiet: Logger = { info() {}, warn() {}, error() {} };
 
 function clock(start = Date.UTC(2026, 10, 22, 12)) {
   let t = start;
@@ -68,7 +73,13 @@ describe.skipIf(!redisServerPath)('Redis credit ledger', () => {
       expect(await store.charge('k', 5)).toMatchObject({ allowed: true, remaining: 1, resetSeconds: DAY - 60 });
       c.advance(60_000);
       // 3 needed, 1 left: the 4-credit charge (oldest) must expire first
-      expect(await store.charge('k', 3)).toEqual({ allowed: false, remaining: 1, resetSeconds: DAY - 120, retryAfterSeconds: DAY - 120, chargeId: null });
+      expect(await store.charge('k', 3)).toEqual({
+        allowed: false,
+        remaining: 1,
+        resetSeconds: DAY - 120,
+        retryAfterSeconds: DAY - 120,
+        chargeId: null,
+      });
       // 6 needed, 1 left: both charges must expire; the second one expires a minute later
       expect(await store.charge('k', 6)).toMatchObject({ allowed: false, retryAfterSeconds: DAY - 60 });
       expect(await store.charge('k', 1)).toMatchObject({ allowed: true, remaining: 0 });
@@ -101,13 +112,25 @@ describe.skipIf(!redisServerPath)('Redis credit ledger', () => {
     it('says "a full window" for a cost above the whole allowance, and 0 reset when nothing is charged', async () => {
       const c = clock();
       store = make({ credits: 3, windowSeconds: 600 }, c.now);
-      expect(await store.charge('k', 4)).toEqual({ allowed: false, remaining: 3, resetSeconds: 0, retryAfterSeconds: 600, chargeId: null });
+      expect(await store.charge('k', 4)).toEqual({
+        allowed: false,
+        remaining: 3,
+        resetSeconds: 0,
+        retryAfterSeconds: 600,
+        chargeId: null,
+      });
     });
 
     it('admits a free operation without recording a charge', async () => {
       const c = clock();
       store = make({ credits: 3, windowSeconds: 600 }, c.now);
-      expect(await store.charge('k', 0)).toEqual({ allowed: true, remaining: 3, resetSeconds: 0, retryAfterSeconds: 0, chargeId: null });
+      expect(await store.charge('k', 0)).toEqual({
+        allowed: true,
+        remaining: 3,
+        resetSeconds: 0,
+        retryAfterSeconds: 0,
+        chargeId: null,
+      });
     });
 
     it('refunds part or all of a charge, at most what it cost, and ignores unknown charges', async () => {
@@ -149,7 +172,9 @@ describe.skipIf(!redisServerPath)('Redis credit ledger', () => {
         // every admitted charge saw a distinct remaining count: 9 … 0
         expect(admitted.map((o) => o.remaining).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
         expect(new Set(admitted.map((o) => o.chargeId)).size).toBe(10);
-        expect(outcomes.filter((o) => !o.allowed).every((o) => o.remaining === 0 && o.retryAfterSeconds > 0)).toBe(true);
+        expect(outcomes.filter((o) => !o.allowed).every((o) => o.remaining === 0 && o.retryAfterSeconds > 0)).toBe(
+          true,
+        );
       } finally {
         await other.close();
       }
@@ -189,7 +214,11 @@ describe.skipIf(!redisServerPath)('Redis credit ledger', () => {
 
     it('fails closed with UnavailableError when Redis is stopped, and recovers when it is back', async () => {
       const logs: Array<Record<string, unknown>> = [];
-      const logger: Logger = { info: (event, f) => logs.push({ event, ...f }), error: (event, f) => logs.push({ event, ...f }) };
+      const logger: Logger = {
+        info: (event, f) => logs.push({ event, ...f }),
+        warn: (event, f) => logs.push({ event, ...f }),
+        error: (event, f) => logs.push({ event, ...f }),
+      };
       const own = await connectRedis(lab.url, { logger });
       try {
         const store = createRedisQuotaStore(own, { credits: 5, windowSeconds: 600 });
@@ -198,15 +227,22 @@ describe.skipIf(!redisServerPath)('Redis credit ledger', () => {
         await lab.stop();
         const started = performance.now();
         const failure = await store.charge('k', 1).catch((e: unknown) => e);
-        expect(performance.now() - started).toBeLessThan(2 * REDIS_COMMAND_TIMEOUT_MS);
+        // bounded by the command time-out, not by ioredis' reconnect loop (a wide margin for a loaded CI machine)
+        expect(performance.now() - started).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS + 5_000);
         expect(failure).toBeInstanceOf(UnavailableError);
         expect((failure as UnavailableError).status).toBe(503);
-        expect((failure as Error).message).toMatch(new RegExp(`^credit ledger unavailable: Redis at 127\\.0\\.0\\.1:${lab.port} is unreachable`));
+        expect((failure as Error).message).toMatch(
+          new RegExp(`^credit ledger unavailable: Redis at 127\\.0\\.0\\.1:${lab.port} is unreachable`),
+        );
         await expect(store.refund('k', 'x', 1)).rejects.toBeInstanceOf(UnavailableError);
         const readiness = await own.ready();
         expect(readiness.ok).toBe(false);
         expect(readiness.reason).toMatch(`Redis at 127.0.0.1:${lab.port} is unreachable`);
-        expect(logs.filter((l) => l.event === 'redis_unreachable').length).toBeGreaterThanOrEqual(1);
+        // the client notices the closed socket on its own schedule, possibly after the command failed:
+        // wait for the transition to be logged instead of racing it
+        await expect
+          .poll(() => logs.filter((l) => l.event === 'redis_unreachable').length, { timeout: 5_000, interval: 20 })
+          .toBeGreaterThanOrEqual(1);
 
         await lab.start();
         await expect.poll(async () => (await own.ready()).ok, { timeout: 5_000, interval: 50 }).toBe(true);
@@ -237,9 +273,11 @@ describe.skipIf(!redisServerPath)('Redis credit ledger', () => {
       try {
         const started = performance.now();
         const failure = await store.charge('k', 1).catch((e: unknown) => e);
-        expect(performance.now() - started).toBeLessThan(2 * 300 + 200);
+        expect(performance.now() - started).toBeLessThan(300 + 2_000);
         expect(failure).toBeInstanceOf(UnavailableError);
-        expect((failure as Error).message).toMatch(/credit ledger unavailable: Redis at .* is unreachable \(no reply within 300 ms\)/);
+        expect((failure as Error).message).toMatch(
+          /credit ledger unavailable: Redis at .* is unreachable \(no reply within 300 ms\)/,
+        );
         expect((await own.ready()).ok).toBe(false);
       } finally {
         lab.resume();

@@ -22,7 +22,10 @@ describe('memory quota store', () => {
   });
 
   it('formats the RateLimit fields of the IETF draft and the earlier ones', () => {
-    const h = rateLimitHeaders({ credits: 300, windowSeconds: 86400 }, { allowed: false, remaining: 1, resetSeconds: 50, retryAfterSeconds: 70, chargeId: null });
+    const h = rateLimitHeaders(
+      { credits: 300, windowSeconds: 86400 },
+      { allowed: false, remaining: 1, resetSeconds: 50, retryAfterSeconds: 70, chargeId: null },
+    );
     expect(h).toEqual({
       'RateLimit-Policy': '"daily";q=300;w=86400',
       RateLimit: '"daily";r=1;t=50',

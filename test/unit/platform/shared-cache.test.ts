@@ -11,7 +11,7 @@ import { REDIS_MISSING_MESSAGE, redisServerPath, startRedisLab, type RedisLab } 
 
 if (!redisServerPath) console.warn(REDIS_MISSING_MESSAGE);
 
-const quiet: Logger = { info() {}, error() {} };
+const quiet: Logger = { info() {}, warn() {}, error() {} };
 const bounds = { maxEntries: 100, maxBytes: 1024 * 1024 };
 
 interface Answer {
@@ -66,7 +66,9 @@ describe.skipIf(!redisServerPath)('shared cache over Redis (two instances)', () 
   beforeEach(async () => {
     if (!lab.running) {
       await lab.start();
-      await expect.poll(async () => (await one.ready()).ok && (await two.ready()).ok, { timeout: 5_000, interval: 50 }).toBe(true);
+      await expect
+        .poll(async () => (await one.ready()).ok && (await two.ready()).ok, { timeout: 5_000, interval: 50 })
+        .toBe(true);
     }
     await one.client.flushall();
   });
@@ -80,22 +82,27 @@ describe.skipIf(!redisServerPath)('shared cache over Redis (two instances)', () 
     expect(await one.client.pttl(key)).toBeGreaterThan(3_590_000);
     expect(await b.get('example.com')).toEqual({ registrar: 'Example Registrar', raw: 'Domain Name: EXAMPLE.COM' });
     // another namespace does not see it
-    expect(await createSharedCache<Answer>(two, { namespace: 'other:v1', ...bounds }).get('example.com')).toBeUndefined();
+    expect(
+      await createSharedCache<Answer>(two, { namespace: 'other:v1', ...bounds }).get('example.com'),
+    ).toBeUndefined();
   });
 
   it('lets a value expire everywhere when its time is up', async () => {
     const a = createSharedCache<Answer>(one, { namespace: 'registry:v1', ...bounds });
     const b = createSharedCache<Answer>(two, { namespace: 'registry:v1', ...bounds });
-    await a.set('short.test', { registrar: 'R', raw: '' }, 150);
+    // long enough to be read back on a loaded machine, short enough to wait out
+    await a.set('short.test', { registrar: 'R', raw: '' }, 1_000);
     expect(await b.get('short.test')).toBeDefined(); // now also in b's local tier, for what Redis had left
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 1_200));
     expect(await a.get('short.test')).toBeUndefined();
     expect(await b.get('short.test')).toBeUndefined();
   });
 
   it('treats unreadable data in Redis as a miss', async () => {
     await one.client.set(`${SHARED_CACHE_KEY_PREFIX}registry:v1:broken.test`, '{not json', 'PX', 60_000);
-    expect(await createSharedCache<Answer>(two, { namespace: 'registry:v1', ...bounds }).get('broken.test')).toBeUndefined();
+    expect(
+      await createSharedCache<Answer>(two, { namespace: 'registry:v1', ...bounds }).get('broken.test'),
+    ).toBeUndefined();
   });
 
   it('never fails when Redis is down: misses, keeps values locally, and serves local hits', async () => {

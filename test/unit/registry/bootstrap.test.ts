@@ -51,7 +51,10 @@ describe('loadBootstrap / rdapBaseFor', () => {
     publication: '2026-01-01T00:00:00Z',
     services: [
       [['uk'], ['https://rdap.uk.example/']],
-      [['co.uk', 'ORG.UK'], ['http://rdap.co-uk.example/', 'https://rdap.co-uk.example/']],
+      [
+        ['co.uk', 'ORG.UK'],
+        ['http://rdap.co-uk.example/', 'https://rdap.co-uk.example/'],
+      ],
       [['test'], ['http://rdap.test.example/']],
     ],
   };

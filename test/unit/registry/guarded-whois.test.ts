@@ -15,7 +15,10 @@ afterEach(async () => {
 const ANSWER = 'Domain Name: EXAMPLE.TEST\r\nRegistrar: Lab Registrar\r\n';
 
 /** A guard that refuses the addresses listed (as the real one refuses special-purpose ranges). */
-function guard(names: Record<string, ResolvedAddress[] | Error>, refused: string[] = []): WhoisServerGuard & { checked: string[] } {
+function guard(
+  names: Record<string, ResolvedAddress[] | Error>,
+  refused: string[] = [],
+): WhoisServerGuard & { checked: string[] } {
   const checked: string[] = [];
   return {
     checked,
@@ -44,8 +47,15 @@ async function failure(p: Promise<unknown>): Promise<ProbeError> {
 describe('createGuardedWhoisClient', () => {
   it('resolves the server through the injected resolver, checks every address and connects to the IPv4 one', async () => {
     lab = await startWhoisLab({ 'whois.lab.test': { 'example.test': ANSWER } });
-    const g = guard({ 'whois.lab.test': [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }] });
-    const answer = await createGuardedWhoisClient(g).query('whois.lab.test', lab.port, 'example.test', { timeoutMs: 2000 });
+    const g = guard({
+      'whois.lab.test': [
+        { address: '::1', family: 6 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    });
+    const answer = await createGuardedWhoisClient(g).query('whois.lab.test', lab.port, 'example.test', {
+      timeoutMs: 2000,
+    });
     expect(answer.text).toBe(ANSWER);
     // both resolved addresses before connecting, then the socket's peer
     expect(g.checked).toEqual(['::1', '127.0.0.1', '127.0.0.1']);
@@ -54,8 +64,18 @@ describe('createGuardedWhoisClient', () => {
 
   it('refuses a server when ANY of its addresses is refused, and connects to none', async () => {
     lab = await startWhoisLab({ 'whois.lab.test': { '*': ANSWER } });
-    const g = guard({ 'whois.lab.test': [{ address: '127.0.0.1', family: 4 }, { address: '127.0.0.9', family: 4 }] }, ['127.0.0.9']);
-    const err = await failure(createGuardedWhoisClient(g).query('whois.lab.test', lab.port, 'example.test', { timeoutMs: 2000 }));
+    const g = guard(
+      {
+        'whois.lab.test': [
+          { address: '127.0.0.1', family: 4 },
+          { address: '127.0.0.9', family: 4 },
+        ],
+      },
+      ['127.0.0.9'],
+    );
+    const err = await failure(
+      createGuardedWhoisClient(g).query('whois.lab.test', lab.port, 'example.test', { timeoutMs: 2000 }),
+    );
     expect(err.kind).toBe('REFUSED');
     expect(err.upstream).toBe(`whois.lab.test:${lab.port}`);
     expect(err.message).toBe(
@@ -67,7 +87,9 @@ describe('createGuardedWhoisClient', () => {
   it('checks an IP-literal server without resolving it', async () => {
     lab = await startWhoisLab({ 'whois.lab.test': { '*': ANSWER } });
     const err = await failure(
-      createGuardedWhoisClient(guard({}, ['127.0.0.1'])).query('127.0.0.1', lab.port, 'example.test', { timeoutMs: 2000 }),
+      createGuardedWhoisClient(guard({}, ['127.0.0.1'])).query('127.0.0.1', lab.port, 'example.test', {
+        timeoutMs: 2000,
+      }),
     );
     expect(err.message).toBe(
       `WHOIS server 127.0.0.1:${lab.port} is a loopback address; it was not contacted (private and internal addresses are refused)`,
@@ -85,7 +107,9 @@ describe('createGuardedWhoisClient', () => {
         if (++calls > 1) throw new TargetRefusedError(target, address, 'loopback');
       },
     };
-    const err = await failure(createGuardedWhoisClient(flipping).query('127.0.0.1', lab.port, 'example.test', { timeoutMs: 2000 }));
+    const err = await failure(
+      createGuardedWhoisClient(flipping).query('127.0.0.1', lab.port, 'example.test', { timeoutMs: 2000 }),
+    );
     expect(err.kind).toBe('UNREACHABLE');
     expect(err.message).toContain('connected to 127.0.0.1, which is refused');
     expect(calls).toBe(2);
@@ -108,7 +132,11 @@ describe('createGuardedWhoisClient', () => {
 
   it('passes a cancellation through unchanged', async () => {
     const aborted = new ProbeError('ABORTED', '127.0.0.1:53', 'DNS query was cancelled');
-    const err = await failure(createGuardedWhoisClient(guard({ 'whois.lab.test': aborted })).query('whois.lab.test', 43, 'example.test', { timeoutMs: 2000 }));
+    const err = await failure(
+      createGuardedWhoisClient(guard({ 'whois.lab.test': aborted })).query('whois.lab.test', 43, 'example.test', {
+        timeoutMs: 2000,
+      }),
+    );
     expect(err).toBe(aborted);
   });
 });

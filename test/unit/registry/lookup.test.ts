@@ -96,7 +96,13 @@ const rdapDomain = (extra: Record<string, unknown> = {}) => ({
     {
       objectClassName: 'entity',
       roles: ['registrar'],
-      vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', 'Registry Side Name Inc.']]],
+      vcardArray: [
+        'vcard',
+        [
+          ['version', {}, 'text', '4.0'],
+          ['fn', {}, 'text', 'Registry Side Name Inc.'],
+        ],
+      ],
       entities: [
         {
           objectClassName: 'entity',
@@ -218,7 +224,9 @@ describe('lookupRegistration over WHOIS', () => {
   it('fails naming the root when it refuses the connection', async () => {
     const deps = await labs(chain());
     const port = await closedPort();
-    const err = await failure(lookupRegistration('example.com', { ...deps, whoisServer: '127.0.0.1', whoisPort: port }));
+    const err = await failure(
+      lookupRegistration('example.com', { ...deps, whoisServer: '127.0.0.1', whoisPort: port }),
+    );
     expect((err as ProbeError).kind).toBe('REFUSED');
     expect((err as ProbeError).message).toContain(`127.0.0.1:${port}`);
   });
@@ -249,14 +257,18 @@ describe('lookupRegistration over WHOIS', () => {
     deps = await labs(chain({ 'whois.registrar.test': { '*': QUOTA } }));
     const result = await lookupRegistration('example.com', deps);
     expect(result.registrar).toBe('Registry Side Name Inc.');
-    expect(result.message).toBe('WHOIS server whois.registrar.test rate-limited the query; the answer of whois.verisign-grs.com is shown.');
+    expect(result.message).toBe(
+      'WHOIS server whois.registrar.test rate-limited the query; the answer of whois.verisign-grs.com is shown.',
+    );
   });
 
   it('detects a referral loop', async () => {
     const deps = await labs(chain({ 'whois.registrar.test': { '*': registrarAnswer('whois.verisign-grs.com') } }));
     const result = await lookupRegistration('example.com', deps);
     expect(result.registrar).toBe('Registrar Test, LLC');
-    expect(result.message).toContain('WHOIS referral loop: whois.registrar.test refers back to whois.verisign-grs.com.');
+    expect(result.message).toContain(
+      'WHOIS referral loop: whois.registrar.test refers back to whois.verisign-grs.com.',
+    );
     expect(whoisLab!.queries).toHaveLength(3);
   });
 
@@ -269,11 +281,14 @@ describe('lookupRegistration over WHOIS', () => {
     );
     const result = await lookupRegistration('example.com', deps);
     expect(result.servers).toEqual(['whois.iana.org', 'whois.verisign-grs.com', 'whois.registrar.test']);
-    expect(result.message).toContain('Stopped after 3 WHOIS servers; whois.registrar.test refers on to whois.reseller.test.');
+    expect(result.message).toContain(
+      'Stopped after 3 WHOIS servers; whois.registrar.test refers on to whois.reseller.test.',
+    );
   });
 
   it('parses the first 256 KiB of a 2 MiB registrar answer and says it was cut', async () => {
-    const huge = registrarAnswer('whois.registrar.test') + 'Remarks: padding padding padding padding\r\n'.repeat(50_000);
+    const huge =
+      registrarAnswer('whois.registrar.test') + 'Remarks: padding padding padding padding\r\n'.repeat(50_000);
     expect(huge.length).toBeGreaterThan(2 * 1024 * 1024);
     const deps = await labs(chain({ 'whois.registrar.test': { '*': huge } }));
     const result = await lookupRegistration('example.com', deps);
@@ -306,7 +321,13 @@ describe('lookupRegistration over WHOIS', () => {
     ].join('\n');
     const deps = await labs({ 'whois.iana.org': { '*': none } });
     const result = await lookupRegistration('example.zzz', deps);
-    expect(result).toMatchObject({ notFound: true, source: 'WHOIS', raw: none, servers: ['whois.iana.org'], message: null });
+    expect(result).toMatchObject({
+      notFound: true,
+      source: 'WHOIS',
+      raw: none,
+      servers: ['whois.iana.org'],
+      message: null,
+    });
   });
 
   it('takes a root that answers about an IDN in U-labels as the registry (names compared as A-labels)', async () => {
@@ -350,7 +371,9 @@ describe('lookupRegistration over RDAP', () => {
     const deps = await labs(chain(), { '/registrar/domain/example.com': { json: registrarRecord } });
     // the related link points at the lab, whose address is known only now
     rdapLab!.route('/registry/domain/example.com', {
-      json: rdapDomain({ links: [{ rel: 'related', type: 'application/rdap+json', href: `${rdapLab!.url}registrar/domain/EXAMPLE.COM` }] }),
+      json: rdapDomain({
+        links: [{ rel: 'related', type: 'application/rdap+json', href: `${rdapLab!.url}registrar/domain/EXAMPLE.COM` }],
+      }),
     });
     const result = await lookupRegistration('example.com', deps);
     expect(result).toEqual({
@@ -382,7 +405,9 @@ describe('lookupRegistration over RDAP', () => {
     rdapLab!.route('/registry/domain/xn--bcher-kva.com', {
       json: rdapDomain({
         ldhName: 'XN--BCHER-KVA.COM',
-        links: [{ rel: 'related', type: 'application/rdap+json', href: `${rdapLab!.url}registrar/domain/xn--bcher-kva.com` }],
+        links: [
+          { rel: 'related', type: 'application/rdap+json', href: `${rdapLab!.url}registrar/domain/xn--bcher-kva.com` },
+        ],
       }),
     });
     const result = await lookupRegistration('xn--bcher-kva.com', deps);
@@ -393,11 +418,19 @@ describe('lookupRegistration over RDAP', () => {
   it('keeps the registry record when the registrar link fails, and says so', async () => {
     const deps = await labs(chain(), { '/registrar/domain/example.com': { status: 500 } });
     rdapLab!.route('/registry/domain/example.com', {
-      json: rdapDomain({ links: [{ rel: 'related', type: 'application/rdap+json', href: `${rdapLab!.url}registrar/domain/example.com` }] }),
+      json: rdapDomain({
+        links: [{ rel: 'related', type: 'application/rdap+json', href: `${rdapLab!.url}registrar/domain/example.com` }],
+      }),
     });
     const result = await lookupRegistration('example.com', deps);
-    expect(result).toMatchObject({ source: 'RDAP', registrar: 'Registry Side Name Inc.', updatedDate: '2024-08-14T07:01:34.000Z' });
-    expect(result.message).toBe(`RDAP server ${new URL(rdapLab!.url).host} answered HTTP 500; the registry's data is shown.`);
+    expect(result).toMatchObject({
+      source: 'RDAP',
+      registrar: 'Registry Side Name Inc.',
+      updatedDate: '2024-08-14T07:01:34.000Z',
+    });
+    expect(result.message).toBe(
+      `RDAP server ${new URL(rdapLab!.url).host} answered HTTP 500; the registry's data is shown.`,
+    );
     expect(result.raw).toContain('Registry Side Name Inc.');
   });
 
@@ -411,7 +444,11 @@ describe('lookupRegistration over RDAP', () => {
   it.each([
     ['429', { status: 429 } as RdapBehaviour, 'rate-limited the query (429)'],
     ['malformed JSON', { malformed: true } as RdapBehaviour, 'malformed JSON'],
-    ['a non-domain object', { json: { objectClassName: 'entity', handle: 'X' } } as RdapBehaviour, 'other than a domain'],
+    [
+      'a non-domain object',
+      { json: { objectClassName: 'entity', handle: 'X' } } as RdapBehaviour,
+      'other than a domain',
+    ],
   ])('falls back to WHOIS after RDAP %s and says why', async (_what, behaviour, why) => {
     const deps = await labs(chain(), { '/registry/domain/example.com': behaviour });
     const result = await lookupRegistration('example.com', deps);
@@ -428,7 +465,10 @@ describe('lookupRegistration over RDAP', () => {
   });
 
   it('fails with the WHOIS error, mentioning RDAP, when both fail', async () => {
-    const deps = await labs({ 'whois.iana.org': { '*': { closeEarly: true } } }, { '/registry/domain/example.com': { status: 503 } });
+    const deps = await labs(
+      { 'whois.iana.org': { '*': { closeEarly: true } } },
+      { '/registry/domain/example.com': { status: 503 } },
+    );
     const err = await failure(lookupRegistration('example.com', deps));
     expect((err as ProbeError).kind).toBe('MALFORMED');
     expect(err.message).toContain('closed the connection without an answer');

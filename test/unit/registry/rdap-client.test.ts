@@ -42,7 +42,9 @@ describe('RDAP client', () => {
 
   it('adds the slash a base URL lacks', async () => {
     expect(rdapDomainUrl('https://rdap.example/v1', 'a.example').href).toBe('https://rdap.example/v1/domain/a.example');
-    expect(rdapDomainUrl('https://rdap.example/v1/', 'a.example').href).toBe('https://rdap.example/v1/domain/a.example');
+    expect(rdapDomainUrl('https://rdap.example/v1/', 'a.example').href).toBe(
+      'https://rdap.example/v1/domain/a.example',
+    );
     lab = await startRdapLab({ '/rdap/domain/example.com': { json: DOMAIN } });
     const answer = await rdap().getDomain(`${lab.url}rdap`, 'example.com', { timeoutMs: 2000 });
     expect(answer.json).toEqual(DOMAIN);
@@ -108,7 +110,8 @@ describe('RDAP client', () => {
 
   it('gives up after too many redirects, and on a redirect to another scheme', async () => {
     lab = await startRdapLab();
-    for (let i = 0; i <= RDAP_MAX_REDIRECTS + 1; i++) lab.route(`/r${i}/domain/example.com`, { redirect: `/r${i + 1}/domain/example.com` });
+    for (let i = 0; i <= RDAP_MAX_REDIRECTS + 1; i++)
+      lab.route(`/r${i}/domain/example.com`, { redirect: `/r${i + 1}/domain/example.com` });
     const tooMany = await failure(rdap().getDomain(`${lab.url}r0/`, 'example.com', { timeoutMs: 2000 }));
     expect(tooMany.kind).toBe('HTTP_STATUS');
     expect(tooMany.message).toContain('redirected more than 3 times');
@@ -139,7 +142,9 @@ describe('RDAP client', () => {
     for (const name of ['example.com/../../admin', 'example.com?x=1', 'a b.com', 'ex\r\nample.com']) {
       expect((await failure(rdap().getDomain(lab.url, name, { timeoutMs: 2000 }))).kind).toBe('MALFORMED');
     }
-    expect((await failure(rdap().getDomain('file:///etc/', 'example.com', { timeoutMs: 2000 }))).kind).toBe('MALFORMED');
+    expect((await failure(rdap().getDomain('file:///etc/', 'example.com', { timeoutMs: 2000 }))).kind).toBe(
+      'MALFORMED',
+    );
     expect((await failure(rdap().getDomain('not a url', 'example.com', { timeoutMs: 2000 }))).kind).toBe('MALFORMED');
     expect(lab.requests).toHaveLength(0);
   });

@@ -26,7 +26,10 @@ describe('RDAP behind the address check', () => {
   it('refuses an IP-literal host in a special-purpose range without connecting', async () => {
     lab = await startRdapLab({ '/domain/example.com': { json: DOMAIN } });
     const answer = guardedClient([]).getDomain(lab.url, 'example.com', { timeoutMs: 2000 });
-    await expect(answer).rejects.toMatchObject({ kind: 'REFUSED', message: expect.stringMatching(/is not contacted: .*loopback/) });
+    await expect(answer).rejects.toMatchObject({
+      kind: 'REFUSED',
+      message: expect.stringMatching(/is not contacted: .*loopback/),
+    });
     expect(lab.requests).toHaveLength(0);
   });
 
@@ -41,10 +44,15 @@ describe('RDAP behind the address check', () => {
   it('refuses a redirect that leads into a special-purpose range', async () => {
     lab = await startRdapLab({ '/domain/example.com': { json: DOMAIN } });
     const refusedPort = new URL(lab.url).port;
-    const redirector = await startRdapLab({ '/domain/example.com': { redirect: `http://127.0.0.2:${refusedPort}/domain/example.com` } });
+    const redirector = await startRdapLab({
+      '/domain/example.com': { redirect: `http://127.0.0.2:${refusedPort}/domain/example.com` },
+    });
     try {
       const answer = guardedClient(['127.0.0.1/32']).getDomain(redirector.url, 'example.com', { timeoutMs: 2000 });
-      await expect(answer).rejects.toMatchObject({ kind: 'REFUSED', message: expect.stringMatching(/127\.0\.0\.2.* is not contacted: .*loopback/) });
+      await expect(answer).rejects.toMatchObject({
+        kind: 'REFUSED',
+        message: expect.stringMatching(/127\.0\.0\.2.* is not contacted: .*loopback/),
+      });
       expect(redirector.requests).toHaveLength(1);
     } finally {
       await redirector.close();
@@ -55,6 +63,8 @@ describe('RDAP behind the address check', () => {
     lab = await startRdapLab({ '/domain/example.com': { json: DOMAIN } });
     const client = guardedClient(['127.0.0.0/8', '::1/128']);
     expect((await client.getDomain(lab.url, 'example.com', { timeoutMs: 2000 })).json).toEqual(DOMAIN);
-    expect((await client.getDomain(lab.url.replace('127.0.0.1', 'localhost'), 'example.com', { timeoutMs: 2000 })).json).toEqual(DOMAIN);
+    expect(
+      (await client.getDomain(lab.url.replace('127.0.0.1', 'localhost'), 'example.com', { timeoutMs: 2000 })).json,
+    ).toEqual(DOMAIN);
   });
 });

@@ -80,7 +80,12 @@ describe('parseRdapDomain', () => {
         { eventAction: 'expiration', eventDate: 'not a date' },
         { eventAction: 'last changed', eventDate: '2023-05-06T07:08:09Z' },
       ],
-      nameservers: [{ ldhName: 'NS1.Example.NET.' }, { ldhName: 'ns1.example.net' }, { handle: 'no-name' }, { ldhName: 'ns2.example.net' }],
+      nameservers: [
+        { ldhName: 'NS1.Example.NET.' },
+        { ldhName: 'ns1.example.net' },
+        { handle: 'no-name' },
+        { ldhName: 'ns2.example.net' },
+      ],
     });
     expect(facts).toMatchObject({
       registrar: 'Example Registrar, Inc.',
@@ -101,7 +106,10 @@ describe('parseRdapDomain', () => {
       ldhName: 'example.cz',
       entities: [
         { roles: ['registrar'], handle: 'REG-EXAMPLE' },
-        { roles: ['abuse'], vcardArray: card(['email', {}, 'text', 'abuse@example.cz'], ['tel', {}, 'text', '+420.123']) },
+        {
+          roles: ['abuse'],
+          vcardArray: card(['email', {}, 'text', 'abuse@example.cz'], ['tel', {}, 'text', '+420.123']),
+        },
       ],
     });
     expect(facts).toMatchObject({ registrar: 'REG-EXAMPLE', abuseEmail: 'abuse@example.cz', abusePhone: '+420.123' });
@@ -111,7 +119,8 @@ describe('parseRdapDomain', () => {
     const base = { objectClassName: 'domain', ldhName: 'example.com' };
     expect(parseRdapDomain({ ...base, redacted: [{ name: { type: 'Registrant Name' } }] }).redacted).toBe(true);
     expect(
-      parseRdapDomain({ ...base, remarks: [{ type: 'object truncated due to authorization', description: [] }] }).redacted,
+      parseRdapDomain({ ...base, remarks: [{ type: 'object truncated due to authorization', description: [] }] })
+        .redacted,
     ).toBe(true);
     expect(
       parseRdapDomain({

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PARTIAL_TTL_MS, REGISTRY_TTL_MS, createRegistryCache, registrationBytes } from '../../../src/checks/registry/cache.js';
+import {
+  PARTIAL_TTL_MS,
+  REGISTRY_TTL_MS,
+  createRegistryCache,
+  registrationBytes,
+} from '../../../src/checks/registry/cache.js';
 import type { RegistryResult } from '../../../src/checks/registry/lookup.js';
 
 function result(domain: string, raw = 'Domain Name: X\r\n'): RegistryResult {
@@ -46,7 +51,8 @@ describe('registry cache', () => {
     const big = 'x'.repeat(256 * 1024);
     expect(registrationBytes(result('a.test', big))).toBeGreaterThan(2 * big.length);
     const cache = createRegistryCache({ maxBytes: 1024 * 1024 });
-    for (const name of ['a.test', 'b.test', 'c.test']) cache.set(name, { result: result(name, big), fetchedAt: 0, complete: true });
+    for (const name of ['a.test', 'b.test', 'c.test'])
+      cache.set(name, { result: result(name, big), fetchedAt: 0, complete: true });
     // three answers of ~512 KiB in memory do not fit in 1 MiB: the least recently used went
     expect(await cache.get('a.test')).toBeUndefined();
     expect(await cache.get('b.test')).toBeUndefined();

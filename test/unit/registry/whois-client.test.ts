@@ -45,7 +45,11 @@ describe('WHOIS client', () => {
   it('sends the name and CRLF, reads until the server closes', async () => {
     lab = await startWhoisLab({ 'whois.test': { 'example.com': 'Domain Name: EXAMPLE.COM\r\nRegistrar: Test\r\n' } });
     const answer = await client(lab.resolveHost).query('whois.test', lab.port, 'example.com', { timeoutMs: 2000 });
-    expect(answer).toMatchObject({ server: 'whois.test', truncated: false, text: 'Domain Name: EXAMPLE.COM\r\nRegistrar: Test\r\n' });
+    expect(answer).toMatchObject({
+      server: 'whois.test',
+      truncated: false,
+      text: 'Domain Name: EXAMPLE.COM\r\nRegistrar: Test\r\n',
+    });
     expect(answer.elapsedMs).toBeGreaterThanOrEqual(0);
     expect(lab.queries).toEqual([{ server: 'whois.test', line: 'example.com' }]);
   });
@@ -77,7 +81,9 @@ describe('WHOIS client', () => {
   it('ends a stalled server with TIMEOUT naming it, within the bound', async () => {
     lab = await startWhoisLab({ 'whois.stall.test': { '*': { stall: true } } });
     const started = performance.now();
-    const err = await failure(client(lab.resolveHost).query('whois.stall.test', lab.port, 'example.com', { timeoutMs: 300 }));
+    const err = await failure(
+      client(lab.resolveHost).query('whois.stall.test', lab.port, 'example.com', { timeoutMs: 300 }),
+    );
     const took = performance.now() - started;
     expect(err.kind).toBe('TIMEOUT');
     expect(err.status).toBe(504);
@@ -96,13 +102,18 @@ describe('WHOIS client', () => {
 
   it('honours a smaller maxBytes', async () => {
     lab = await startWhoisLab({ 'whois.test': { '*': 'x'.repeat(5000) } });
-    const answer = await client(lab.resolveHost).query('whois.test', lab.port, 'example.com', { timeoutMs: 2000, maxBytes: 100 });
+    const answer = await client(lab.resolveHost).query('whois.test', lab.port, 'example.com', {
+      timeoutMs: 2000,
+      maxBytes: 100,
+    });
     expect(answer).toMatchObject({ truncated: true, text: 'x'.repeat(100) });
   });
 
   it('reports a server that closes without an answer as MALFORMED', async () => {
     lab = await startWhoisLab({ 'whois.test': { '*': { closeEarly: true } } });
-    const err = await failure(client(lab.resolveHost).query('whois.test', lab.port, 'example.com', { timeoutMs: 2000 }));
+    const err = await failure(
+      client(lab.resolveHost).query('whois.test', lab.port, 'example.com', { timeoutMs: 2000 }),
+    );
     expect(err.kind).toBe('MALFORMED');
     expect(err.status).toBe(502);
     expect(err.message).toContain('closed the connection without an answer');
@@ -115,7 +126,9 @@ describe('WHOIS client', () => {
     expect(refused.message).toBe(`WHOIS server 127.0.0.1:${port} refused the connection`);
 
     lab = await startWhoisLab({ 'whois.test': { '*': { reset: true } } });
-    const reset = await failure(client(lab.resolveHost).query('whois.test', lab.port, 'example.com', { timeoutMs: 2000 }));
+    const reset = await failure(
+      client(lab.resolveHost).query('whois.test', lab.port, 'example.com', { timeoutMs: 2000 }),
+    );
     expect(reset.kind).toBe('UNREACHABLE');
   });
 
@@ -132,7 +145,9 @@ describe('WHOIS client', () => {
       'whois.latin1.test': { '*': Buffer.from('Registrant: Müller Ærø\n', 'latin1') },
     });
     const c = client(lab.resolveHost);
-    expect((await c.query('whois.utf8.test', lab.port, 'example.dk', { timeoutMs: 2000 })).text).toBe('Registrant: Müller Ærø\n');
+    expect((await c.query('whois.utf8.test', lab.port, 'example.dk', { timeoutMs: 2000 })).text).toBe(
+      'Registrant: Müller Ærø\n',
+    );
     expect((await c.query('whois.latin1.test', lab.port, 'example.dk', { timeoutMs: 2000 })).text).toBe(
       'Registrant: Müller Ærø\n',
     );
@@ -179,7 +194,10 @@ describe('WHOIS client', () => {
     expect(err.kind).toBe('ABORTED');
 
     const already = await failure(
-      client(lab.resolveHost).query('whois.test', lab.port, 'example.com', { timeoutMs: 5000, signal: AbortSignal.abort() }),
+      client(lab.resolveHost).query('whois.test', lab.port, 'example.com', {
+        timeoutMs: 5000,
+        signal: AbortSignal.abort(),
+      }),
     );
     expect(already.kind).toBe('ABORTED');
   });
@@ -203,7 +221,18 @@ describe('isLdhDomainName', () => {
     }
   });
   it('rejects anything else', () => {
-    for (const bad of ['', '.', 'example..com', 'example.com.', '-a.com', 'a-.com', 'a_b.com', 'a b.com', 'é.com', 'a'.repeat(254)]) {
+    for (const bad of [
+      '',
+      '.',
+      'example..com',
+      'example.com.',
+      '-a.com',
+      'a-.com',
+      'a_b.com',
+      'a b.com',
+      'é.com',
+      'a'.repeat(254),
+    ]) {
       expect(isLdhDomainName(bad)).toBe(false);
     }
   });

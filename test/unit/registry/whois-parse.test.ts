@@ -414,7 +414,7 @@ describe('parseWhois: ccTLD layouts', () => {
     expect(facts.updatedDate).toBe('2024-04-17T06:00:00.000Z');
   });
 
-  it('reads .it headers without colons, not the registrant\'s organisation', () => {
+  it("reads .it headers without colons, not the registrant's organisation", () => {
     const answer = [
       'Domain:             example.it',
       'Status:             ok',

@@ -7,7 +7,12 @@ import {
   sha256Fingerprint,
   summarizePeerChain,
 } from '../../../src/checks/tls/chain.js';
-import { hostnameVerdict, sslCheckerData, sslStatus, tlsCertificateBlock } from '../../../src/checks/tls/certificate.js';
+import {
+  hostnameVerdict,
+  sslCheckerData,
+  sslStatus,
+  tlsCertificateBlock,
+} from '../../../src/checks/tls/certificate.js';
 import { LAB_HOST, WRONG_HOST, labPki } from '../../lab/pki.js';
 import { evidence, summaryFromPem } from './helpers.js';
 
@@ -15,7 +20,8 @@ const DAY_MS = 86_400_000;
 
 describe('subjectAltName parsing', () => {
   it('keeps DNS and IP entries without their prefixes, IPv6 in RFC 5952 form', () => {
-    const text = 'DNS:a.example, IP Address:192.0.2.1, IP Address:2001:DB8:0:0:0:0:0:1, email:x@a.example, URI:https://a.example/';
+    const text =
+      'DNS:a.example, IP Address:192.0.2.1, IP Address:2001:DB8:0:0:0:0:0:1, email:x@a.example, URI:https://a.example/';
     expect(dnsAndIpAltNames(text)).toEqual(['a.example', '192.0.2.1', '2001:db8::1']);
     expect(dnsAndIpAltNames(null)).toEqual([]);
   });
@@ -87,12 +93,18 @@ describe('status precedence', () => {
     const mismatch = { match: false, reason: 'x' };
     const match = { match: true, reason: null };
     // The leaf's own dates decide even when OpenSSL reported something else last.
-    expect(sslStatus(evidence([pki.expired.cert], false, 'DEPTH_ZERO_SELF_SIGNED_CERT'), mismatch, now)).toBe('expired');
-    expect(sslStatus(evidence([pki.notYetValid.cert], false, 'UNABLE_TO_GET_ISSUER_CERT'), mismatch, now)).toBe('not-yet-valid');
+    expect(sslStatus(evidence([pki.expired.cert], false, 'DEPTH_ZERO_SELF_SIGNED_CERT'), mismatch, now)).toBe(
+      'expired',
+    );
+    expect(sslStatus(evidence([pki.notYetValid.cert], false, 'UNABLE_TO_GET_ISSUER_CERT'), mismatch, now)).toBe(
+      'not-yet-valid',
+    );
     // OpenSSL's verdict also covers an expired intermediate while the leaf is in date.
     expect(sslStatus(evidence([pki.good.cert], false, 'CERT_HAS_EXPIRED'), match, now)).toBe('expired');
     expect(sslStatus(evidence([pki.good.cert], false, 'CERT_NOT_YET_VALID'), match, now)).toBe('not-yet-valid');
-    expect(sslStatus(evidence([pki.good.cert], false, 'DEPTH_ZERO_SELF_SIGNED_CERT'), mismatch, now)).toBe('hostname-mismatch');
+    expect(sslStatus(evidence([pki.good.cert], false, 'DEPTH_ZERO_SELF_SIGNED_CERT'), mismatch, now)).toBe(
+      'hostname-mismatch',
+    );
     expect(sslStatus(evidence([pki.good.cert], false, 'DEPTH_ZERO_SELF_SIGNED_CERT'), match, now)).toBe('untrusted');
     expect(sslStatus(evidence([pki.good.cert], true), match, now)).toBe('valid');
     // Time moves: the good certificate expires after 90 days.
@@ -100,14 +112,20 @@ describe('status precedence', () => {
   });
 
   it('refuses to evaluate an empty chain', () => {
-    expect(() => sslCheckerData(LAB_HOST, { peerChain: [], authorized: false, authorizationError: null }, new Date())).toThrow(RangeError);
+    expect(() =>
+      sslCheckerData(LAB_HOST, { peerChain: [], authorized: false, authorizationError: null }, new Date()),
+    ).toThrow(RangeError);
   });
 });
 
 describe('tls-configuration certificate block', () => {
   it('separates the hostname verdict from the trust verdict', async () => {
     const pki = await labPki();
-    const block = tlsCertificateBlock(LAB_HOST, evidence([pki.wrongHost.cert, pki.intermediate.cert, pki.root.cert], true), pki.issuedAt);
+    const block = tlsCertificateBlock(
+      LAB_HOST,
+      evidence([pki.wrongHost.cert, pki.intermediate.cert, pki.root.cert], true),
+      pki.issuedAt,
+    );
     expect(block).toMatchObject({
       ok: false,
       subject: WRONG_HOST,
@@ -119,8 +137,19 @@ describe('tls-configuration certificate block', () => {
     });
     expect(block.hostnameMismatchReason).toContain(WRONG_HOST);
 
-    const selfSigned = tlsCertificateBlock(LAB_HOST, evidence([pki.selfSigned.cert], false, 'DEPTH_ZERO_SELF_SIGNED_CERT'), pki.issuedAt);
-    expect(selfSigned).toMatchObject({ ok: false, hostnameMatch: true, hostnameMismatchReason: null, trusted: false, trustError: 'DEPTH_ZERO_SELF_SIGNED_CERT', chainLength: 1 });
+    const selfSigned = tlsCertificateBlock(
+      LAB_HOST,
+      evidence([pki.selfSigned.cert], false, 'DEPTH_ZERO_SELF_SIGNED_CERT'),
+      pki.issuedAt,
+    );
+    expect(selfSigned).toMatchObject({
+      ok: false,
+      hostnameMatch: true,
+      hostnameMismatchReason: null,
+      trusted: false,
+      trustError: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      chainLength: 1,
+    });
   });
 
   it('fingerprints as colon-separated upper-case SHA-256, like Node', async () => {
@@ -133,14 +162,19 @@ describe('tls-configuration certificate block', () => {
 describe('walking getPeerCertificate(true)', () => {
   it('stops at a self-issued root that links to itself', async () => {
     const pki = await labPki();
-    const legacy = (pem: string) => new X509Certificate(pem).toLegacyObject() as import('node:tls').DetailedPeerCertificate;
+    const legacy = (pem: string) =>
+      new X509Certificate(pem).toLegacyObject() as import('node:tls').DetailedPeerCertificate;
     const leaf = legacy(pki.good.cert);
     const intermediate = legacy(pki.intermediate.cert);
     const root = legacy(pki.root.cert);
     leaf.issuerCertificate = intermediate;
     intermediate.issuerCertificate = root;
     root.issuerCertificate = root;
-    expect(summarizePeerChain(leaf).map((c) => c.subject.CN)).toEqual([LAB_HOST, 'Netdiag Lab Intermediate CA', 'Netdiag Lab Root CA']);
+    expect(summarizePeerChain(leaf).map((c) => c.subject.CN)).toEqual([
+      LAB_HOST,
+      'Netdiag Lab Intermediate CA',
+      'Netdiag Lab Root CA',
+    ]);
     expect(summarizePeerChain(undefined)).toEqual([]);
   });
 });

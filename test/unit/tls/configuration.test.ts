@@ -1,6 +1,10 @@
 import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tlsConfigurationData, type HandshakeFacts, type TlsConfigurationParts } from '../../../src/checks/tls/configuration.js';
+import {
+  tlsConfigurationData,
+  type HandshakeFacts,
+  type TlsConfigurationParts,
+} from '../../../src/checks/tls/configuration.js';
 import type { ProtocolVerdict } from '../../../src/checks/tls/protocols.js';
 import { tlsHandshake, type TlsHandshakeOptions } from '../../../src/probes/tls.js';
 import { LAB_HOST, labPki } from '../../lab/pki.js';
@@ -31,7 +35,11 @@ function settle(options: TlsHandshakeOptions): Promise<PromiseSettledResult<Hand
 }
 
 /** What a run.ts does: main handshake with SNI and ALPN, the same without SNI, in parallel. */
-async function assemble(domain: string, port: number, ip = '127.0.0.1'): Promise<ReturnType<typeof tlsConfigurationData>> {
+async function assemble(
+  domain: string,
+  port: number,
+  ip = '127.0.0.1',
+): Promise<ReturnType<typeof tlsConfigurationData>> {
   const pki = await labPki();
   const base = { ip, port, timeoutMs: 2000, ca: pki.root.cert, alpn: ['h2', 'http/1.1'] };
   const sniSent = domain !== '127.0.0.1';
@@ -121,7 +129,12 @@ describe('tls-configuration assembly', () => {
     const port = await unusedPort();
     const data = await assemble(LAB_HOST, port);
     expect(data.connectionError).toContain('ECONNREFUSED');
-    expect(data).toMatchObject({ negotiated: null, certificate: null, timing: null, sni: { sent: true, required: false } });
+    expect(data).toMatchObject({
+      negotiated: null,
+      certificate: null,
+      timing: null,
+      sni: { sent: true, required: false },
+    });
     expect(data.families).toEqual([
       {
         family: 4,
@@ -140,8 +153,20 @@ describe('tls-configuration assembly', () => {
   it('reports one entry per family, each on its own', async () => {
     const lab = await server();
     const pki = await labPki();
-    const v4 = await settle({ ip: '127.0.0.1', port: lab.port, servername: LAB_HOST, timeoutMs: 2000, ca: pki.root.cert });
-    const v6 = await settle({ ip: '::1', port: await unusedPort('::1'), servername: LAB_HOST, timeoutMs: 2000, ca: pki.root.cert });
+    const v4 = await settle({
+      ip: '127.0.0.1',
+      port: lab.port,
+      servername: LAB_HOST,
+      timeoutMs: 2000,
+      ca: pki.root.cert,
+    });
+    const v6 = await settle({
+      ip: '::1',
+      port: await unusedPort('::1'),
+      servername: LAB_HOST,
+      timeoutMs: 2000,
+      ca: pki.root.cert,
+    });
     const data = tlsConfigurationData({
       domain: LAB_HOST,
       ip: '127.0.0.1',

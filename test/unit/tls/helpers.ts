@@ -1,7 +1,11 @@
 /** Shared by the TLS tests: certificate summaries from PEM, and handshakes against the lab. */
 import { X509Certificate } from 'node:crypto';
 import type { DetailedPeerCertificate } from 'node:tls';
-import { summarizeCertificate, type CertificateEvidence, type PeerCertificateSummary } from '../../../src/checks/tls/chain.js';
+import {
+  summarizeCertificate,
+  type CertificateEvidence,
+  type PeerCertificateSummary,
+} from '../../../src/checks/tls/chain.js';
 
 /** What the probe would report for this certificate, read from PEM instead of the wire. */
 export function summaryFromPem(pem: string): PeerCertificateSummary {

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConnectionLoaders, tcpQuestionKey, tlsQuestionKey, type TlsQuestion } from '../../../src/checks/tls/loaders.js';
+import {
+  createConnectionLoaders,
+  tcpQuestionKey,
+  tlsQuestionKey,
+  type TlsQuestion,
+} from '../../../src/checks/tls/loaders.js';
 import { firstAddressPerFamily } from '../../../src/checks/tls/run.js';
 import { connectionSettings } from '../../../src/checks/tls/settings.js';
 import { TargetRefusedError } from '../../../src/errors.js';
@@ -21,9 +26,16 @@ async function goodServer(): Promise<LabTlsServer> {
   return server;
 }
 
-async function loaders(assertAllowed: (address: string, target: string) => void = () => {}, signal = new AbortController().signal) {
+async function loaders(
+  assertAllowed: (address: string, target: string) => void = () => {},
+  signal = new AbortController().signal,
+) {
   const pki = await labPki();
-  return createConnectionLoaders(connectionSettings({ tlsCa: pki.root.cert, connectTimeoutMs: 1000, handshakeTimeoutMs: 1000 }), assertAllowed, signal);
+  return createConnectionLoaders(
+    connectionSettings({ tlsCa: pki.root.cert, connectTimeoutMs: 1000, handshakeTimeoutMs: 1000 }),
+    assertAllowed,
+    signal,
+  );
 }
 
 const question = (port: number, extra: Partial<TlsQuestion> = {}): TlsQuestion => ({
@@ -49,8 +61,12 @@ describe('question keys', () => {
     ].map(tlsQuestionKey);
     expect(new Set(keys).size).toBe(keys.length);
     expect(tlsQuestionKey({ ...base, target: '127.0.0.1' })).toBe(tlsQuestionKey(base));
-    expect(tcpQuestionKey({ ip: '127.0.0.1', port: 80, target: 'a.test' })).toBe(tcpQuestionKey({ ip: '127.0.0.1', port: 80, target: 'b.test' }));
-    expect(tcpQuestionKey({ ip: '127.0.0.1', port: 80, target: 'a.test' })).not.toBe(tcpQuestionKey({ ip: '127.0.0.1', port: 81, target: 'a.test' }));
+    expect(tcpQuestionKey({ ip: '127.0.0.1', port: 80, target: 'a.test' })).toBe(
+      tcpQuestionKey({ ip: '127.0.0.1', port: 80, target: 'b.test' }),
+    );
+    expect(tcpQuestionKey({ ip: '127.0.0.1', port: 80, target: 'a.test' })).not.toBe(
+      tcpQuestionKey({ ip: '127.0.0.1', port: 81, target: 'a.test' }),
+    );
   });
 });
 
@@ -114,7 +130,9 @@ describe('createConnectionLoaders', () => {
     const refusing = await loaders((address, target) => {
       throw new TargetRefusedError(target, address, 'loopback');
     });
-    expect(await rejectionOf(refusing.tcpProbe({ ip: '127.0.0.1', port: server.port, target: 'x.test' }))).toBeInstanceOf(TargetRefusedError);
+    expect(
+      await rejectionOf(refusing.tcpProbe({ ip: '127.0.0.1', port: server.port, target: 'x.test' })),
+    ).toBeInstanceOf(TargetRefusedError);
   });
 
   it('ends every probe with ABORTED when the request signal fires', async () => {
@@ -141,6 +159,8 @@ describe('firstAddressPerFamily', () => {
       { address: '192.0.2.1', family: 4 },
       { address: '2001:db8::1', family: 6 },
     ]);
-    expect(firstAddressPerFamily([{ address: '2001:db8::1', family: 6 }])).toEqual([{ address: '2001:db8::1', family: 6 }]);
+    expect(firstAddressPerFamily([{ address: '2001:db8::1', family: 6 }])).toEqual([
+      { address: '2001:db8::1', family: 6 },
+    ]);
   });
 });

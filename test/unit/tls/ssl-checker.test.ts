@@ -31,7 +31,11 @@ describe('ssl-checker statuses over the wire', () => {
     expect(data.signatureAlgorithm).toBe('ecdsa-with-SHA256');
     expect(data.subjectAlternativeNames).toEqual([LAB_HOST, '*.lab.test', '127.0.0.1', '::1']);
     expect(data.daysRemaining).toBe(89);
-    expect(data.chain.map((c) => c.commonName)).toEqual([LAB_HOST, 'Netdiag Lab Intermediate CA', 'Netdiag Lab Root CA']);
+    expect(data.chain.map((c) => c.commonName)).toEqual([
+      LAB_HOST,
+      'Netdiag Lab Intermediate CA',
+      'Netdiag Lab Root CA',
+    ]);
   });
 
   it('expired', async () => {

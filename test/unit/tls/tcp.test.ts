@@ -50,10 +50,14 @@ describe('probeTcpPort', () => {
     cleanups.push(() => blackhole.close());
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const error = await rejectionOf(probeTcpPort({ ip: '127.0.0.1', port: blackhole.port, timeoutMs: 5000, signal: controller.signal }));
+    const error = await rejectionOf(
+      probeTcpPort({ ip: '127.0.0.1', port: blackhole.port, timeoutMs: 5000, signal: controller.signal }),
+    );
     expect(error).toBeInstanceOf(ProbeError);
     expect(error).toMatchObject({ kind: 'ABORTED', status: 504 });
-    await expect(probeTcpPort({ ip: '127.0.0.1', port: blackhole.port, timeoutMs: 5000, signal: AbortSignal.abort() })).rejects.toMatchObject({
+    await expect(
+      probeTcpPort({ ip: '127.0.0.1', port: blackhole.port, timeoutMs: 5000, signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({
       kind: 'ABORTED',
     });
   });

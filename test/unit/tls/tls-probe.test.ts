@@ -31,7 +31,11 @@ describe('tlsHandshake against a lab server', () => {
     expect(result.cipher).toMatch(/^TLS_/);
     expect(result.authorized).toBe(true);
     expect(result.authorizationError).toBeNull();
-    expect(result.peerChain.map((c) => c.subject.CN)).toEqual([LAB_HOST, 'Netdiag Lab Intermediate CA', 'Netdiag Lab Root CA']);
+    expect(result.peerChain.map((c) => c.subject.CN)).toEqual([
+      LAB_HOST,
+      'Netdiag Lab Intermediate CA',
+      'Netdiag Lab Root CA',
+    ]);
     expect(result.leafDer.equals(result.peerChain[0]!.der)).toBe(true);
     expect(result.remoteAddress).toBe('127.0.0.1');
     expect(result.alpn).toBeNull();
@@ -124,7 +128,13 @@ describe('failures are ProbeErrors with a kind, a phase and a reason', () => {
     const port = await unusedPort();
     const error = await rejectionOf(tlsHandshake(await options(port)));
     expect(error).toBeInstanceOf(TlsProbeError);
-    expect(error).toMatchObject({ kind: 'REFUSED', phase: 'tcp', reason: 'ECONNREFUSED', status: 502, upstream: `127.0.0.1:${port}` });
+    expect(error).toMatchObject({
+      kind: 'REFUSED',
+      phase: 'tcp',
+      reason: 'ECONNREFUSED',
+      status: 502,
+      upstream: `127.0.0.1:${port}`,
+    });
   });
 
   it('TIMEOUT in the tcp phase when the SYN goes unanswered', async () => {
@@ -141,7 +151,9 @@ describe('failures are ProbeErrors with a kind, a phase and a reason', () => {
     const silent = await startTcpServer();
     cleanups.push(() => silent.close());
     const started = Date.now();
-    const error = await rejectionOf(tlsHandshake(await options(silent.port, { timeoutMs: 2000, handshakeTimeoutMs: 300 })));
+    const error = await rejectionOf(
+      tlsHandshake(await options(silent.port, { timeoutMs: 2000, handshakeTimeoutMs: 300 })),
+    );
     expect(error).toMatchObject({ kind: 'TIMEOUT', phase: 'handshake' });
     expect((error as Error).message).toContain('TLS handshake');
     expect(Date.now() - started).toBeLessThan(600);
@@ -165,9 +177,19 @@ describe('failures are ProbeErrors with a kind, a phase and a reason', () => {
   it('UNREACHABLE when the server resets or closes during the handshake', async () => {
     const resetting = await startTcpServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
     const closing = await startTcpServer((socket) => socket.once('data', () => socket.end()));
-    cleanups.push(() => resetting.close(), () => closing.close());
-    expect(await rejectionOf(tlsHandshake(await options(resetting.port)))).toMatchObject({ kind: 'UNREACHABLE', phase: 'handshake', reason: 'ECONNRESET' });
-    expect(await rejectionOf(tlsHandshake(await options(closing.port)))).toMatchObject({ kind: 'UNREACHABLE', phase: 'handshake' });
+    cleanups.push(
+      () => resetting.close(),
+      () => closing.close(),
+    );
+    expect(await rejectionOf(tlsHandshake(await options(resetting.port)))).toMatchObject({
+      kind: 'UNREACHABLE',
+      phase: 'handshake',
+      reason: 'ECONNRESET',
+    });
+    expect(await rejectionOf(tlsHandshake(await options(closing.port)))).toMatchObject({
+      kind: 'UNREACHABLE',
+      phase: 'handshake',
+    });
   });
 
   it('ABORTED when the signal fires during the handshake, and before connecting', async () => {

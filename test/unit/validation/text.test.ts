@@ -111,6 +111,10 @@ describe('parseSelector', () => {
 
   it('refuses a selector longer than 253 characters', () => {
     const long = Array.from({ length: 5 }, () => 'a'.repeat(60)).join('.');
-    expectInputError(() => parseSelector('selector', long), 'selector', 'is 304 characters long; a selector has at most 253');
+    expectInputError(
+      () => parseSelector('selector', long),
+      'selector',
+      'is 304 characters long; a selector has at most 253',
+    );
   });
 });

@@ -126,9 +126,15 @@ function parseLine(line: string): ParsedLine {
 function splitAtColon(text: string): [string, string] | null {
   const index = text.indexOf(':');
   if (index <= 0) return null;
-  const key = text.slice(0, index).replace(/[\s.]+$/, '').trim();
+  const key = text
+    .slice(0, index)
+    .replace(/[\s.]+$/, '')
+    .trim();
   // A YAML type tag ("registrar: !Registrar", smallregistry.net) announces a nested block.
-  const value = text.slice(index + 1).trim().replace(/^!\w+$/, '');
+  const value = text
+    .slice(index + 1)
+    .trim()
+    .replace(/^!\w+$/, '');
   if (key === '' || key.length > 80 || !/[\p{L}]/u.test(key)) return null;
   if (unbalanced(key, '[', ']') || unbalanced(key, '(', ')')) return null; // "ns1.x.ch [2001:db8::1]"
   if (value.startsWith('//')) return null; // "http://..." prose

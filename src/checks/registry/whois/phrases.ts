@@ -33,6 +33,8 @@ export const NOT_FOUND_PHRASES: readonly RegExp[] = [
   /\bbut this server does not have\b/, // IANA: "You queried for x.int but this server does not have any data"
   /\bnot registered to \w+/, // KISA "Above domain name is not registered to KRNIC."
   /\bnot (?:been )?found in (?:the )?(?:registry|database)\b/,
+  // Freenom (.tk, .ml, .ga, .cf, .gq): "Invalid query or domain name not known in Dot TK Domain Registry"
+  /\bdomain name not known in\b/,
 ];
 
 /**

@@ -68,7 +68,10 @@ function keyForms(entry: WhoisEntry): string[] {
   if (entry.paragraphClass !== '' && entry.paragraphClass !== entry.key && entry.paragraphClass !== entry.section) {
     forms.push(`${entry.paragraphClass} ${entry.key}`);
   }
-  const withoutNotes = entry.key.replace(/\([^)]*\)/g, ' ').replace(/\s+/g, ' ').trim();
+  const withoutNotes = entry.key
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (withoutNotes !== entry.key) forms.push(withoutNotes);
   if (withoutNotes.includes('/')) {
     for (const part of withoutNotes.split('/')) forms.push(part.trim());
@@ -103,6 +106,34 @@ export function pickFirst<T>(
       const value = read(entry);
       if (value !== null) return value;
     }
+  }
+  return null;
+}
+
+/**
+ * Like pickFirst, but the latest date of the first run of matching lines (audit-trail keys such as
+ * ISOC-IL's "changed:", one line per change, oldest first). Only that first, unbroken run is the
+ * domain's: every other object of an RPSL answer (name-server set, registrar, person) keeps its own
+ * trail, and some registries (.ar) print the next object without a blank line between.
+ */
+export function pickLatest(
+  entries: readonly WhoisEntry[],
+  tiers: FieldTiers,
+  read: (entry: WhoisEntry) => string | null,
+): string | null {
+  for (const tier of setsOf(tiers)) {
+    let latest: string | null = null;
+    let previousLine = -1;
+    for (const entry of entries) {
+      if (!matchesTier(entry, tier)) continue;
+      if (latest !== null && entry.line !== previousLine + 1) break;
+      const value = read(entry);
+      if (value === null) continue;
+      // ISO 8601 UTC strings of one format compare as text
+      if (latest === null || value > latest) latest = value;
+      previousLine = entry.line;
+    }
+    if (latest !== null) return latest;
   }
   return null;
 }

@@ -1,0 +1,23 @@
+# Container recipe for netdiag (README "Deployment"). Not exercised by CI: no container runtime runs on
+# the machines the project is built and tested on.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:24-bookworm-slim
+# ping for the ping check; CA certificates for the TLS checks
+RUN apt-get update && apt-get install -y --no-install-recommends iputils-ping ca-certificates && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/data ./data
+ENV NODE_ENV=production NETDIAG_DATA_DIR=/var/lib/netdiag PORT=8080
+RUN mkdir -p /var/lib/netdiag && chown node:node /var/lib/netdiag
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:8080/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+CMD ["node", "dist/main.js"]

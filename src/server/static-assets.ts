@@ -1,0 +1,75 @@
+/**
+ * Static files the pages load (the API reference's Swagger UI from the swagger-ui-dist package), served
+ * by the service itself so that they work without internet access. Each file is read and compressed once
+ * (brotli and gzip, chosen by Accept-Encoding), named by its content hash, and sent with
+ * `Cache-Control: immutable` and an ETag (304 on If-None-Match): a browser fetches it once per version.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+
+export interface StaticAsset {
+  /** the URL path, with the content hash in the file name */
+  readonly path: string;
+  readonly type: string;
+  readonly etag: string;
+  readonly identity: Buffer;
+  readonly gzip: Buffer;
+  readonly br: Buffer;
+}
+
+export function loadAsset(prefix: string, name: string, type: string, content: Buffer | string): StaticAsset {
+  const identity = typeof content === 'string' ? Buffer.from(content) : content;
+  const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 16);
+  const dot = name.lastIndexOf('.');
+  return {
+    path: `${prefix}/${name.slice(0, dot)}.${hash}${name.slice(dot)}`,
+    type,
+    etag: `"${hash}"`,
+    identity,
+    gzip: gzipSync(identity, { level: 9 }),
+    // quality 9: close to the best ratio at a fraction of quality 11's time, paid once per start
+    br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }),
+  };
+}
+
+export function loadFileAsset(prefix: string, name: string, type: string, file: string): StaticAsset {
+  return loadAsset(prefix, name, type, readFileSync(file));
+}
+
+/** The asset's response: the smallest encoding the client accepts, or 304 when it has this version. */
+export function assetResponse(request: Request, asset: StaticAsset): Response {
+  const headers: Record<string, string> = {
+    'content-type': asset.type,
+    'cache-control': 'public, max-age=31536000, immutable',
+    etag: asset.etag,
+    vary: 'accept-encoding',
+  };
+  if (
+    request.headers
+      .get('if-none-match')
+      ?.split(',')
+      .some((tag) => tag.trim() === asset.etag)
+  ) {
+    return new Response(null, { status: 304, headers });
+  }
+  const accepted = acceptedEncodings(request.headers.get('accept-encoding'));
+  const [encoding, body] = accepted.has('br')
+    ? ['br', asset.br]
+    : accepted.has('gzip')
+      ? ['gzip', asset.gzip]
+      : [null, asset.identity];
+  if (encoding) headers['content-encoding'] = encoding;
+  return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { headers });
+}
+
+/** Codings the client accepts (q > 0), RFC 9110 §12.5.3. */
+function acceptedEncodings(header: string | null): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of (header ?? '').split(',')) {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (coding && (q === undefined || Number(q.slice(2)) > 0)) accepted.add(coding);
+  }
+  return accepted;
+}
