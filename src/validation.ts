@@ -18,7 +18,7 @@
  * and refuses 127.0.0.1. Where only a name is allowed it is rejected. A form that
  * is not a valid IPv4 address either ("1.2.3.256", "08.1.1.1") is rejected.
  */
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { InputError } from './errors.js';
 import { formatIp, parseIp } from './net/address-class.js';
 
@@ -84,7 +84,9 @@ function assertNameCharacters(parameter: string, text: string, rules: NameRules)
   for (const ch of text) {
     if (ch.charCodeAt(0) >= 0x80) continue;
     if (/[A-Za-z0-9.-]/.test(ch) || (ch === '_' && rules.underscore)) continue;
-    const allowed = rules.underscore ? 'letters, digits, hyphens, underscores and dots' : 'letters, digits, hyphens and dots';
+    const allowed = rules.underscore
+      ? 'letters, digits, hyphens, underscores and dots'
+      : 'letters, digits, hyphens and dots';
     fail(parameter, `${quote(text)} contains ${quote(ch)}; ${rules.what} has only ${allowed}`);
   }
 }
@@ -152,13 +154,19 @@ function parseWhatwgIpv4(name: string): string | null {
 function assertNameSyntax(parameter: string, original: string, name: string, rules: NameRules): void {
   if (name === '') fail(parameter, `${quote(original)} is not a domain name`);
   if (name.length > MAX_NAME_LENGTH) {
-    fail(parameter, `${quote(original)} is ${name.length} characters long; a domain name has at most ${MAX_NAME_LENGTH}`);
+    fail(
+      parameter,
+      `${quote(original)} is ${name.length} characters long; a domain name has at most ${MAX_NAME_LENGTH}`,
+    );
   }
   const labels = name.split('.');
   for (const label of labels) {
     if (label === '') fail(parameter, `${quote(original)} has an empty label (a leading dot or two dots in a row)`);
     if (label.length > MAX_LABEL_LENGTH) {
-      fail(parameter, `label ${quote(label)} is ${label.length} characters; a DNS label has at most ${MAX_LABEL_LENGTH}`);
+      fail(
+        parameter,
+        `label ${quote(label)} is ${label.length} characters; a DNS label has at most ${MAX_LABEL_LENGTH}`,
+      );
     }
     // Checked again after IDNA: UTS #46 maps some non-ASCII characters to ASCII
     // symbols (e.g. U+FF3F to "_"), and URL hosts arrive here unchecked.
@@ -170,14 +178,21 @@ function assertNameSyntax(parameter: string, original: string, name: string, rul
     if (label.startsWith('-') || label.endsWith('-')) {
       fail(parameter, `label ${quote(label)} starts or ends with a hyphen, which ${rules.what} does not allow`);
     }
-    // An A-label must decode to a valid U-label (RFC 5891 §5.4); UTS #46 checks that.
-    if (label.startsWith('xn--') && domainToASCII(label) === '') {
+    // An A-label must decode to a valid U-label (RFC 5891 §5.4). Node 20 answers ''
+    // for an undecodable label, Node 24 hands it back unchanged; both fail the
+    // round trip: decode, then encode again to the same label.
+    if (label.startsWith('xn--') && !isValidALabel(label)) {
       fail(parameter, `label ${quote(label)} is not a valid IDNA A-label`);
     }
   }
   if (labels.length < 2) {
     fail(parameter, `${quote(original)} has a single label; a fully qualified name such as "example.com" is expected`);
   }
+}
+
+function isValidALabel(label: string): boolean {
+  const unicode = domainToUnicode(label);
+  return unicode !== label && !unicode.startsWith('xn--') && domainToASCII(unicode) === label;
 }
 
 function parseName(parameter: string, value: string, rules: NameRules): string {
@@ -212,7 +227,8 @@ export function parseDnsName(parameter: string, value: string): string {
 /* ------------------------------------------------------------ IP literals */
 
 function parseIpv6Literal(parameter: string, text: string, inner: string): HostOrIp {
-  if (inner.includes('%')) fail(parameter, `${quote(text)} has an IPv6 zone identifier; zones are local to this server`);
+  if (inner.includes('%'))
+    fail(parameter, `${quote(text)} has an IPv6 zone identifier; zones are local to this server`);
   const parsed = parseIp(inner);
   if (!parsed || parsed.family !== 6) fail(parameter, `${quote(text)} is not a valid IPv6 address`);
   return { kind: 'ip', ip: formatIp(parsed), family: 6 };
@@ -261,7 +277,10 @@ export function parseUrl(parameter: string, value: string): URL {
     fail(parameter, `${quote(text)} is not a valid absolute URL; expected e.g. "https://example.com/"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    fail(parameter, `scheme ${quote(url.protocol.slice(0, -1))} is not supported; only http and https URLs are accepted`);
+    fail(
+      parameter,
+      `scheme ${quote(url.protocol.slice(0, -1))} is not supported; only http and https URLs are accepted`,
+    );
   }
   if (url.username !== '' || url.password !== '') fail(parameter, 'must not contain a user name or password');
   if (url.hostname === '') fail(parameter, `${quote(text)} has no host`);
@@ -278,7 +297,10 @@ export function parseUrl(parameter: string, value: string): URL {
     url.hostname = name;
   }
   if (url.href.length > MAX_PARAMETER_LENGTH) {
-    fail(parameter, `is ${url.href.length} characters long once normalised; at most ${MAX_PARAMETER_LENGTH} are accepted`);
+    fail(
+      parameter,
+      `is ${url.href.length} characters long once normalised; at most ${MAX_PARAMETER_LENGTH} are accepted`,
+    );
   }
   return url;
 }
@@ -299,7 +321,10 @@ export function parseDomainOrUrl(parameter: string, value: string): { hostname: 
     return { hostname: url.hostname, url };
   }
   if (/[/:?#@]/.test(text)) {
-    fail(parameter, `${quote(text)} is neither a domain name nor a URL; write a URL with its scheme, e.g. "https://example.com/path"`);
+    fail(
+      parameter,
+      `${quote(text)} is neither a domain name nor a URL; write a URL with its scheme, e.g. "https://example.com/path"`,
+    );
   }
   return { hostname: parseHostname(parameter, text), url: null };
 }
@@ -326,12 +351,20 @@ export function parseSelector(parameter: string, value: string): string {
     fail(parameter, `${quote(text)} is ${text.length} characters long; a selector has at most ${MAX_NAME_LENGTH}`);
   }
   for (const label of text.split('.')) {
-    if (label === '') fail(parameter, `${quote(text)} has an empty label (a leading or trailing dot, or two dots in a row)`);
+    if (label === '')
+      fail(parameter, `${quote(text)} has an empty label (a leading or trailing dot, or two dots in a row)`);
     if (label.length > MAX_LABEL_LENGTH) {
-      fail(parameter, `label ${quote(label)} is ${label.length} characters; a DNS label has at most ${MAX_LABEL_LENGTH}`);
+      fail(
+        parameter,
+        `label ${quote(label)} is ${label.length} characters; a DNS label has at most ${MAX_LABEL_LENGTH}`,
+      );
     }
     const bad = /[^A-Za-z0-9_-]/.exec(label);
-    if (bad) fail(parameter, `${quote(text)} contains ${quote(bad[0])}; a selector has only letters, digits, hyphens, underscores and dots`);
+    if (bad)
+      fail(
+        parameter,
+        `${quote(text)} contains ${quote(bad[0])}; a selector has only letters, digits, hyphens, underscores and dots`,
+      );
   }
   return text;
 }

@@ -25,6 +25,8 @@ const SERVER_REFUSALS: ReadonlySet<string> = new Set([
   // handshake_failure (alert 40): the server found nothing it accepts in what we
   // offered for this version (e.g. no cipher suite in common for TLS 1.0).
   'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
+  // The same alert as OpenSSL 3.5 (Node 24) names it: "ssl/tls alert" replaced "sslv3 alert".
+  'ERR_SSL_SSL/TLS_ALERT_HANDSHAKE_FAILURE',
   // The server answered with a version we did not offer (our side then sends
   // protocol_version): it chose another version, so it does not do this one.
   'ERR_SSL_UNSUPPORTED_PROTOCOL',

@@ -19,11 +19,18 @@ const tlsFailure = (reason: string | null, kind: 'TLS' | 'UNREACHABLE' | 'TIMEOU
 describe('protocolVerdict (pure)', () => {
   it('supported only when the pinned version was negotiated', () => {
     expect(protocolVerdict('TLSv1.2', true, { status: 'fulfilled', value: { protocol: 'TLSv1.2' } })).toBe('supported');
-    expect(protocolVerdict('TLSv1.2', true, { status: 'fulfilled', value: { protocol: 'TLSv1.3' } })).toBe('unable-to-test');
+    expect(protocolVerdict('TLSv1.2', true, { status: 'fulfilled', value: { protocol: 'TLSv1.3' } })).toBe(
+      'unable-to-test',
+    );
   });
 
   it('not-supported only on a clean refusal from the server', () => {
-    for (const reason of ['ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE', 'ERR_SSL_UNSUPPORTED_PROTOCOL']) {
+    for (const reason of [
+      'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
+      'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
+      'ERR_SSL_SSL/TLS_ALERT_HANDSHAKE_FAILURE',
+      'ERR_SSL_UNSUPPORTED_PROTOCOL',
+    ]) {
       expect(protocolVerdict('TLSv1', true, tlsFailure(reason))).toBe('not-supported');
     }
   });
@@ -40,7 +47,9 @@ describe('protocolVerdict (pure)', () => {
       rejected('not an error object'),
     ];
     for (const outcome of ambiguous) expect(protocolVerdict('TLSv1.1', true, outcome)).toBe('unable-to-test');
-    expect(protocolVerdict('TLSv1', false, { status: 'fulfilled', value: { protocol: 'TLSv1' } })).toBe('unable-to-test');
+    expect(protocolVerdict('TLSv1', false, { status: 'fulfilled', value: { protocol: 'TLSv1' } })).toBe(
+      'unable-to-test',
+    );
     expect(protocolVerdict('TLSv1', true, null)).toBe('unable-to-test');
   });
 
@@ -80,7 +89,10 @@ describe('verdicts against servers pinned to one version', () => {
     const pki = await labPki();
     root = pki.root.cert;
     for (const version of TLS_PROTOCOL_VERSIONS) {
-      servers.set(version, await startTlsServer({ cert: pki.good.chain, key: pki.good.key, minVersion: version, maxVersion: version }));
+      servers.set(
+        version,
+        await startTlsServer({ cert: pki.good.chain, key: pki.good.key, minVersion: version, maxVersion: version }),
+      );
     }
   });
   afterAll(async () => {
@@ -110,7 +122,9 @@ describe('verdicts against servers pinned to one version', () => {
 
   for (const pinned of TLS_PROTOCOL_VERSIONS) {
     it(`a ${pinned}-only server: supported for ${pinned}, not-supported for the others`, async () => {
-      const expected = Object.fromEntries(TLS_PROTOCOL_VERSIONS.map((v) => [v, v === pinned ? 'supported' : 'not-supported']));
+      const expected = Object.fromEntries(
+        TLS_PROTOCOL_VERSIONS.map((v) => [v, v === pinned ? 'supported' : 'not-supported']),
+      );
       expect(await verdicts(servers.get(pinned)!.port)).toEqual(expected);
     });
   }
@@ -137,7 +151,12 @@ describe('verdicts against servers pinned to one version', () => {
     let resetting: LabTcpServer | undefined;
     try {
       resetting = await startTcpServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
-      expect(Object.values(await verdicts(resetting.port))).toEqual(['unable-to-test', 'unable-to-test', 'unable-to-test', 'unable-to-test']);
+      expect(Object.values(await verdicts(resetting.port))).toEqual([
+        'unable-to-test',
+        'unable-to-test',
+        'unable-to-test',
+        'unable-to-test',
+      ]);
     } finally {
       await resetting?.close();
     }
