@@ -10,7 +10,8 @@ import type { Services } from './services.js';
 import type { ServerContext } from './graphql/context.js';
 import { createNetdiagYoga } from './graphql/yoga.js';
 import { MAX_OPERATION_BODY_BYTES } from './graphql/plugins/use-operation-limits.js';
-import { createRestHandler, REST_PREFIX, toolOf } from './rest/handler.js';
+import { createRestHandler, REST_PREFIX, restRouteFor, toolOf } from './rest/handler.js';
+import { isRefusal, type ShedReason } from './server/admission.js';
 import { envelopeResponse } from './rest/envelope.js';
 import { livenessResponse, readinessResponse } from './server/health.js';
 import { metricsResponse } from './server/metrics.js';
@@ -39,16 +40,59 @@ export function createApp(services: Services): App {
   const docs = createDocsRoutes(OPENAPI_PATH);
   let openApiJson: string | undefined;
 
+  /**
+   * Runs a check request once admission control lets it (src/server/admission.ts); a refusal is
+   * answered at once, before any work or charge, in the surface's own error shape.
+   */
+  async function admitted(
+    tool: string,
+    keyId: string | null,
+    run: () => Promise<Response>,
+  ): Promise<{ response: Response; tool: string; shed?: ShedReason }> {
+    const outcome = await services.admission.admit(keyId);
+    if (isRefusal(outcome)) {
+      const headers = { 'retry-after': String(outcome.retryAfterSeconds) };
+      const response =
+        tool === 'graphql'
+          ? Response.json(
+              {
+                errors: [
+                  {
+                    message: outcome.message,
+                    extensions: {
+                      code: outcome.status === 429 ? 'KEY_CONCURRENCY' : 'OVERLOADED',
+                      status: outcome.status,
+                    },
+                  },
+                ],
+              },
+              { status: outcome.status, headers },
+            )
+          : envelopeResponse(tool, outcome.status, { error: outcome.message }, { headers });
+      return { tool, response, shed: outcome.reason };
+    }
+    try {
+      return { tool, response: await run() };
+    } finally {
+      outcome.release();
+    }
+  }
+
   async function route(
     request: Request,
     url: URL,
     server: ServerContext,
-  ): Promise<{ response: Response; tool: string }> {
+  ): Promise<{ response: Response; tool: string; shed?: ShedReason }> {
     if (url.pathname === '/healthz') {
       return { tool: 'healthz', response: livenessResponse() };
     }
     if (url.pathname === '/readyz') {
-      return { tool: 'readyz', response: await readinessResponse(() => services.ready(), services.logger) };
+      // An overloaded instance is alive but should get no new traffic until it catches up.
+      const ready = async () => {
+        const overload = services.admission.overload();
+        return overload ? { ok: false, reason: overload } : services.ready();
+      };
+      return { tool: 'readyz', response: await readinessResponse(ready, services.logger) };
     }
     if (url.pathname === '/metrics') {
       // No key: scraped from inside; the README tells operators to keep it off the public side.
@@ -57,17 +101,20 @@ export function createApp(services: Services): App {
     if (url.pathname === '/graphql') {
       // With a valid key the operation is priced in credits; without one (introspection, GraphiQL's
       // page) it spends the client address's unkeyed budget.
-      if (!authenticate(request, url, services.keyring).ok) {
+      const auth = authenticate(request, url, services.keyring);
+      if (!auth.ok) {
         const refused = await unkeyed(request, 'graphql', server.peerAddress);
         if (refused) return { tool: 'graphql', response: refused };
       }
-      const declared = Number(request.headers.get('content-length') ?? 0);
-      const bounded =
-        declared > MAX_OPERATION_BODY_BYTES
-          ? tooLarge(MAX_OPERATION_BODY_BYTES)
-          : await boundedRequest(request, MAX_OPERATION_BODY_BYTES);
-      if (bounded instanceof Response) return { tool: 'graphql', response: bounded };
-      return { tool: 'graphql', response: await yoga.fetch(bounded, server) };
+      return admitted('graphql', auth.ok ? auth.identity.id : null, async () => {
+        const declared = Number(request.headers.get('content-length') ?? 0);
+        const bounded =
+          declared > MAX_OPERATION_BODY_BYTES
+            ? tooLarge(MAX_OPERATION_BODY_BYTES)
+            : await boundedRequest(request, MAX_OPERATION_BODY_BYTES);
+        if (bounded instanceof Response) return bounded;
+        return yoga.fetch(bounded, server);
+      });
     }
     if (url.pathname === OPENAPI_PATH) {
       const refused = await unkeyed(request, 'openapi', server.peerAddress);
@@ -96,7 +143,13 @@ export function createApp(services: Services): App {
       return { tool: 'key-issuance', response: await developer.issueKey(request, url, server.peerAddress) };
     }
     if (url.pathname.startsWith(REST_PREFIX)) {
-      return { tool: toolOf(url.pathname), response: await rest(request, url, server.peerAddress) };
+      const tool = toolOf(url.pathname);
+      // Unknown paths and wrong methods are refused by the shim at once; a check waits for admission.
+      if (!restRouteFor(url.pathname) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+        return { tool, response: await rest(request, url, server.peerAddress) };
+      }
+      const auth = authenticate(request, url, services.keyring);
+      return admitted(tool, auth.ok ? auth.identity.id : null, () => rest(request, url, server.peerAddress));
     }
     return {
       tool: 'none',
@@ -114,10 +167,12 @@ export function createApp(services: Services): App {
       let tool = 'unknown';
       let status = 500;
       let reason: string | undefined;
+      let shed: ShedReason | undefined;
       try {
         const out = await route(request, url, server);
         tool = out.tool;
         status = out.response.status;
+        shed = out.shed;
         if (status >= 500) reason = await reasonOf(out.response);
         return withRequestId(out.response, requestId);
       } catch (e) {
@@ -131,7 +186,7 @@ export function createApp(services: Services): App {
         return withRequestId(envelopeResponse(toolOf(url.pathname), 500, { error: 'internal error' }), requestId);
       } finally {
         const seconds = (performance.now() - started) / 1000;
-        services.metrics.request(tool, status, seconds);
+        services.metrics.request(tool, status, seconds, shed);
         let auth: ReturnType<typeof authenticate> | null = null;
         try {
           if (tool !== 'healthz' && tool !== 'readyz' && tool !== 'metrics')

@@ -185,6 +185,38 @@ const schema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * added section (README "Under load"): check requests running at once and waiting, per process;
+     * past them a request is shed with 503 and Retry-After. `maxEventLoopDelayMs` 0 turns the event-loop
+     * test off; `perKeyInFlight` bounds one key's requests in flight or waiting (429 past it).
+     */
+    admission: z
+      .object({
+        maxInFlight: z.number().int().min(1).default(128),
+        maxQueued: z.number().int().min(0).default(256),
+        maxQueueWaitMs: positiveMs.default(5_000),
+        maxEventLoopDelayMs: z.number().int().min(0).default(300),
+        perKeyInFlight: z.number().int().min(1).default(8),
+        retryAfterSeconds: z.number().int().min(1).max(3600).default(2),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * added section (README "Under load"): upstream questions in flight at once per process, by family;
+     * past a cap a question waits its turn within its request's deadline
+     */
+    outbound: z
+      .object({
+        dns: z.number().int().min(1).default(512),
+        tcp: z.number().int().min(1).default(256),
+        tls: z.number().int().min(1).default(128),
+        http: z.number().int().min(1).default(128),
+        ping: z.number().int().min(1).default(16),
+        whois: z.number().int().min(1).default(32),
+        rdap: z.number().int().min(1).default(64),
+      })
+      .strict()
+      .prefault({}),
     http: z
       .object({
         timeoutMs: positiveMs.default(10_000),

@@ -1,4 +1,6 @@
 /** Builds the long-lived services from the configuration (production wiring; tests may override parts). */
+import { createOutbound } from './net/outbound.js';
+import { createAdmission, eventLoopDelaySensor, NO_LOOP_DELAY_SENSOR } from './server/admission.js';
 import { createDnsCache } from './checks/dns-cache.js';
 import { connectionSettings, type ConnectionSettings } from './checks/tls/settings.js';
 import type { Config } from './config.js';
@@ -68,15 +70,23 @@ export async function createServices(
   const unkeyedLedger = redis
     ? createRedisQuotaStore(redis, unkeyedPolicy, { ...redisClock, prefix: 'netdiag:unkeyed:' })
     : createMemoryQuotaStore(unkeyedPolicy, now);
+  const admission = createAdmission(
+    config.admission,
+    config.admission.maxEventLoopDelayMs > 0 ? eventLoopDelaySensor() : NO_LOOP_DELAY_SENSOR,
+  );
+  const metrics = createMetrics({ tools: restRoutes.keys() });
+  metrics.watchAdmission(admission.state);
   return {
     config,
     keyring,
+    admission,
+    outbound: createOutbound(config.outbound),
     quota,
     issueLedger,
     unkeyedLedger,
     secret,
     logger,
-    metrics: createMetrics({ tools: restRoutes.keys() }),
+    metrics,
     now,
     dnsClient: createDnsClient({ timeoutMs: config.dns.timeoutMs }),
     dnsCache: createDnsCache(),
@@ -97,6 +107,7 @@ export async function createServices(
     // config loaded (we are running) and, when configured, Redis reachable: for /readyz
     ready: async () => (redis ? redis.ready() : { ok: true }),
     async close() {
+      admission.close();
       await quota.close();
       await issueLedger.close();
       await unkeyedLedger.close();

@@ -16,10 +16,16 @@ import type { RegistryCache } from './checks/registry/cache.js';
 import type { RdapClient } from './probes/rdap.js';
 import type { QuotaStore } from './server/quota.js';
 import type { Keyring } from './server/keys.js';
+import type { Admission } from './server/admission.js';
+import type { Outbound } from './net/outbound.js';
 
 export interface Services {
   readonly config: Config;
   readonly keyring: Keyring;
+  /** check requests in flight and waiting, per key and per process (src/server/admission.ts) */
+  readonly admission: Admission;
+  /** process-wide caps on upstream questions in flight, and coalescing of identical ones (src/net/outbound.ts) */
+  readonly outbound: Outbound;
   readonly quota: QuotaStore;
   /** key issuance on the developer page, by client address: `auth.issuePerIpPerDay` per rolling 24 h (decisions §10) */
   readonly issueLedger: QuotaStore;

@@ -10,6 +10,8 @@ import { InputError } from '../errors.js';
 import { recordsOfType, type DnsQuery, type DnsResponse, type RecordType } from '../probes/dns.js';
 import { createTargetGuard, type ResolvedAddress, type TargetGuard } from '../probes/guard.js';
 import type { Services } from '../services.js';
+import type { Limiter } from '../net/outbound.js';
+import type { ObserveUpstream, UpstreamFamily } from '../server/metrics.js';
 import type { IpFacts } from './ip/facts.js';
 import { createConnectionLoaders, type ConnectionLoaders } from './tls/loaders.js';
 import { createHttpLoaders, type HttpLoaders } from './http/loaders.js';
@@ -58,12 +60,35 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
   const { config, dnsClient, dnsCache, metrics } = services;
   const systemResolver = services.systemResolvers[0];
 
-  // Upstream questions are counted here, per family, by outcome (rcode) or failure kind (metrics.ts).
+  // Every upstream question passes here: it waits for its family's process-wide slot (within this
+  // request's signal), then is counted per family by outcome or failure kind (metrics.ts).
+  const { limits, coalescer } = services.outbound;
+  const observe: ObserveUpstream = (family, ask, outcomeOf) => {
+    const limiter = (limits as Partial<Record<UpstreamFamily, Limiter>>)[family];
+    return limiter
+      ? limiter.run(() => metrics.upstream(family, ask, outcomeOf), signal, `a ${family} question`)
+      : metrics.upstream(family, ask, outcomeOf);
+  };
+  // A DNS question in flight is shared by every request asking the same one (coalescing). The shared
+  // question does not listen to any one request's signal (the client bounds it with dns.timeoutMs); each
+  // request stops waiting when its own signal fires.
+  const sharedBound = AbortSignal.timeout(config.server.requestTimeoutMs);
   const askDns = (q: DnsQuery) =>
-    metrics.upstream(
-      'dns',
-      () => dnsClient.query(q, { signal }),
-      (r) => r.rcode,
+    coalescer.run(
+      `dns|${dnsKey(q)}`,
+      () =>
+        limits.dns.run(
+          () =>
+            metrics.upstream(
+              'dns',
+              () => dnsClient.query(q),
+              (r) => r.rcode,
+            ),
+          sharedBound,
+          'a DNS question',
+        ),
+      signal,
+      `the DNS question ${q.name} ${q.type}`,
     );
   const live = questionLoader(askDns);
   const cached = questionLoader(async (q) => {
@@ -132,20 +157,20 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
     guard,
     // TLS handshakes and TCP port tests, once per request per question (src/checks/tls/loaders.ts)
     // (each loader observes a question for the metrics where it asks it: once per distinct question)
-    ...createConnectionLoaders(services.connections, assertAllowed, signal, metrics.upstream),
+    ...createConnectionLoaders(services.connections, assertAllowed, signal, observe),
     ...createHttpLoaders({
       http: config.http,
       connections: services.connections,
       guard,
       signal,
-      observe: metrics.upstream,
+      observe,
     }),
     ...createPingLoaders({
       settings: config.ping,
       pingPath: services.pingPath,
       assertAllowed,
       signal,
-      observe: metrics.upstream,
+      observe,
     }),
     // WHOIS servers pass the target rules too (a referral must not reach into a private network)
     ...createRegistrationLoader({
@@ -157,7 +182,7 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
       addresses,
       assertAllowed: (address, target) => guard.assertAllowed(address, target),
       signal,
-      observe: metrics.upstream,
+      observe,
       cacheLookup: (hit) => metrics.cacheLookup('registry', hit),
     }),
   };

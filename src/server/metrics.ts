@@ -8,7 +8,7 @@
  * families, the error kinds and codes, the cache names — so nothing a caller sends can add series
  * (an unknown path is counted as tool "other", not under its own name).
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { NetdiagError } from '../errors.js';
 import { isProbeError } from '../probes/errors.js';
 
@@ -34,8 +34,11 @@ export const unobserved: ObserveUpstream = (_family, ask) => ask();
 
 export interface Metrics {
   readonly registry: Registry;
-  /** one HTTP request answered: its tool (route), status and duration; a 429 also counts as a quota refusal */
-  request(tool: string, status: number, seconds: number): void;
+  /**
+   * one HTTP request answered: its tool (route), status and duration; a request shed by admission control
+   * counts under its reason, any other 429 as a quota refusal
+   */
+  request(tool: string, status: number, seconds: number, shedReason?: string): void;
   readonly upstream: ObserveUpstream;
   /** one lookup in a cross-request cache */
   cacheLookup(cache: CacheName, hit: boolean): void;
@@ -45,6 +48,8 @@ export interface Metrics {
   creditsRefunded(tool: string, credits: number): void;
   /** a request without a key refused because its client address spent the unkeyed budget */
   unkeyedRefused(surface: string): void;
+  /** reports in-flight and waiting check requests on each scrape */
+  watchAdmission(state: () => { inFlight: number; queued: number; eventLoopDelayMs: number }): void;
 }
 
 /** Tools that are not in the REST route table but have routes of their own (src/app.ts). */
@@ -140,6 +145,30 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
     registers,
   });
 
+  const shedRequests = new Counter({
+    name: 'netdiag_shed_total',
+    help: 'Check requests refused by admission control before any work or charge, by reason (event-loop, queue-full, queue-wait: 503; key-concurrency: 429).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  let admissionState: (() => { inFlight: number; queued: number; eventLoopDelayMs: number }) | null = null;
+  new Gauge({
+    name: 'netdiag_checks_in_flight',
+    help: 'Check requests running now (admission control).',
+    registers,
+    collect() {
+      this.set(admissionState?.().inFlight ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'netdiag_checks_queued',
+    help: 'Check requests waiting for a slot now (admission control).',
+    registers,
+    collect() {
+      this.set(admissionState?.().queued ?? 0);
+    },
+  });
+
   const upstream: ObserveUpstream = async (family, ask, outcomeOf) => {
     const started = performance.now();
     try {
@@ -157,11 +186,12 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
 
   return {
     registry,
-    request(tool, status, seconds) {
+    request(tool, status, seconds, shedReason) {
       const label = toolLabel(tool);
       requests.inc({ tool: label, status: String(status) });
       requestSeconds.observe({ tool: label }, seconds);
-      if (status === 429) quotaExceeded.inc({ tool: label });
+      if (shedReason !== undefined) shedRequests.inc({ reason: shedReason });
+      else if (status === 429) quotaExceeded.inc({ tool: label });
     },
     upstream,
     cacheLookup(cache, hit) {
@@ -175,6 +205,9 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
     },
     unkeyedRefused(surface) {
       unkeyedRefusals.inc({ surface });
+    },
+    watchAdmission(state) {
+      admissionState = state;
     },
   };
 }

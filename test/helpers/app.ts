@@ -47,6 +47,9 @@ export async function createTestApp(
     ipInfo: { baseUrl: 'http://127.0.0.1:9', ...(config.ipInfo ?? {}) },
     // the bundled bootstrap names the real registries' RDAP servers
     rdap: config.rdap ?? { enabled: false },
+    // A busy test machine can run the event loop late; shedding on it would make unrelated tests flaky
+    // (test/integration/admission.test.ts turns it on with a fake sensor).
+    admission: { maxEventLoopDelayMs: 0, ...(config.admission ?? {}) },
   };
   const logs: Array<Record<string, unknown>> = [];
   const logger: Logger = {

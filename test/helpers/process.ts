@@ -15,7 +15,9 @@ const root = resolve(import.meta.dirname, '../..');
 export function startService(config: object | string) {
   const dir = mkdtempSync(join(tmpdir(), 'nd-main-'));
   const file = join(dir, 'config.json');
-  writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config));
+  // As in test/helpers/app.ts: no shedding on a late event loop of a busy test machine, unless asked.
+  const withAdmission = (c: object) => ('admission' in c ? c : { ...c, admission: { maxEventLoopDelayMs: 0 } });
+  writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(withAdmission(config)));
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
     env: { PATH: process.env.PATH, NETDIAG_CONFIG: file, NETDIAG_DATA_DIR: join(dir, 'data') },
