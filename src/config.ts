@@ -3,6 +3,7 @@
  * The whole file is validated at start-up: an unknown key or a wrong type refuses
  * to start, naming the key path. The result is deeply frozen.
  */
+import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -73,6 +74,8 @@ const schema = z
         requestTimeoutMs: positiveMs.default(20_000),
         /** added key (decisions §8): bound of a request that runs a composite check */
         compositeTimeoutMs: positiveMs.default(30_000),
+        /** added key (README "Every core"): processes serving HTTP; 0 (the default) is one per core, 1 keeps a single process */
+        workers: z.number().int().min(0).max(64).default(0),
       })
       .strict()
       .prefault({}),
@@ -371,4 +374,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   return buildConfig(raw, env, file ?? 'config');
+}
+
+/** `server.workers`, with 0 meaning one per core. */
+export function workerCount(config: Config): number {
+  return config.server.workers === 0 ? availableParallelism() : config.server.workers;
 }

@@ -14,7 +14,8 @@ import { createRdapClient, type RdapClient } from './probes/rdap.js';
 import { createGuardedRdapDispatcher } from './probes/rdap-dispatcher.js';
 import { createTargetGuard } from './probes/guard.js';
 import { createKeyring, loadOrCreateSecret } from './server/keys.js';
-import { createMemoryQuotaStore } from './server/quota.js';
+import { createMemoryQuotaStore, type QuotaStore } from './server/quota.js';
+import type { LedgerName } from './cluster/ledger-ipc.js';
 import { createRedisQuotaStore } from './server/quota-redis.js';
 import { connectRedis } from './server/redis.js';
 import { issuancePolicy } from './server/key-issuance.js';
@@ -34,6 +35,8 @@ export interface ServiceOverrides {
   pingPath?: string;
   /** test seam: the ports website-health-check treats as HTTP and HTTPS (default 80 and 443); tests give their labs' */
   webPorts?: { http: number; https: number };
+  /** the credit ledgers held elsewhere (a worker asking its primary, src/cluster/ledger-ipc.ts) */
+  ledgers?: Readonly<Record<LedgerName, QuotaStore>>;
 }
 
 export async function createServices(
@@ -60,16 +63,21 @@ export async function createServices(
   const redis = config.store.redisUrl ? await connectRedis(config.store.redisUrl, { logger }) : null;
   const quotaPolicy = { credits: config.quota.credits, windowSeconds: config.quota.windowSeconds };
   const redisClock = overrides.now ? { now: overrides.now } : {};
-  const quota = redis
-    ? createRedisQuotaStore(redis, quotaPolicy, redisClock)
-    : createMemoryQuotaStore(quotaPolicy, now);
-  const issueLedger = redis
-    ? createRedisQuotaStore(redis, issuancePolicy(config), { ...redisClock, prefix: 'netdiag:issue:' })
-    : createMemoryQuotaStore(issuancePolicy(config), now);
   const unkeyedPolicy = { credits: config.unkeyed.requests, windowSeconds: config.unkeyed.windowSeconds };
-  const unkeyedLedger = redis
-    ? createRedisQuotaStore(redis, unkeyedPolicy, { ...redisClock, prefix: 'netdiag:unkeyed:' })
-    : createMemoryQuotaStore(unkeyedPolicy, now);
+  const held = overrides.ledgers;
+  const quota =
+    held?.quota ??
+    (redis ? createRedisQuotaStore(redis, quotaPolicy, redisClock) : createMemoryQuotaStore(quotaPolicy, now));
+  const issueLedger =
+    held?.issue ??
+    (redis
+      ? createRedisQuotaStore(redis, issuancePolicy(config), { ...redisClock, prefix: 'netdiag:issue:' })
+      : createMemoryQuotaStore(issuancePolicy(config), now));
+  const unkeyedLedger =
+    held?.unkeyed ??
+    (redis
+      ? createRedisQuotaStore(redis, unkeyedPolicy, { ...redisClock, prefix: 'netdiag:unkeyed:' })
+      : createMemoryQuotaStore(unkeyedPolicy, now));
   const admission = createAdmission(
     config.admission,
     config.admission.maxEventLoopDelayMs > 0 ? eventLoopDelaySensor() : NO_LOOP_DELAY_SENSOR,

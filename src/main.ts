@@ -7,8 +7,9 @@
  * /healthz answers 200 (the process is alive), /readyz 503 "starting", and everything else 503 with
  * Retry-After — so a balancer sends no traffic before /readyz says ready.
  */
+import cluster from 'node:cluster';
 import { createServer, type RequestListener } from 'node:http';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, workerCount, type Config } from './config.js';
 import { applyHttpTimeouts } from './http-timeouts.js';
 import { createJsonLogger } from './log.js';
 import { whileStarting } from './server/starting.js';
@@ -30,6 +31,12 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (e) {
     refuseConfig(e);
+  }
+
+  if (workerCount(config) > 1 && cluster.isPrimary) {
+    const { runPrimary } = await import('./cluster/primary.js');
+    runPrimary(config, logger, SHUTDOWN_GRACE_MS);
+    return;
   }
 
   let listener: RequestListener = whileStarting;
@@ -56,6 +63,7 @@ async function main(): Promise<void> {
   }
   const address = server.address();
   logger.info('listening', {
+    pid: process.pid,
     address: typeof address === 'object' && address ? `${address.address}:${address.port}` : address,
   });
 
@@ -82,16 +90,29 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
-  const [{ createServices }, { createApp }, { requestListenerFor }, { enableProcessMetrics }] = await Promise.all([
+  const [
+    { createServices },
+    { createApp },
+    { requestListenerFor },
+    { enableProcessMetrics },
+    { LEDGERS_IN_PRIMARY_ENV },
+    { ipcLedgers },
+  ] = await Promise.all([
     import('./create-services.js'),
     import('./app.js'),
     import('./http-server.js'),
     import('./server/metrics.js'),
+    import('./cluster/primary.js'),
+    import('./cluster/ledger-ipc.js'),
   ]);
   try {
     // Services read files named by the configuration (RDAP bootstrap, IP database): a bad one is a
     // configuration error too, reported the same way.
-    services = await createServices(config, logger);
+    services = await createServices(
+      config,
+      logger,
+      process.env[LEDGERS_IN_PRIMARY_ENV] === '1' ? { ledgers: ipcLedgers() } : {},
+    );
   } catch (e) {
     refuseConfig(e);
   }

@@ -12,12 +12,22 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
 
-export function startService(config: object | string) {
+/**
+ * One process unless a test asks for workers, and (as in test/helpers/app.ts) no shedding on a late
+ * event loop of a busy test machine unless a test asks for it.
+ */
+function withTestDefaults(config: Record<string, any>): object {
+  return {
+    ...config,
+    server: { workers: 1, ...(config.server ?? {}) },
+    admission: { maxEventLoopDelayMs: 0, ...(config.admission ?? {}) },
+  };
+}
+
+export function startService(config: Record<string, any> | string) {
   const dir = mkdtempSync(join(tmpdir(), 'nd-main-'));
   const file = join(dir, 'config.json');
-  // As in test/helpers/app.ts: no shedding on a late event loop of a busy test machine, unless asked.
-  const withAdmission = (c: object) => ('admission' in c ? c : { ...c, admission: { maxEventLoopDelayMs: 0 } });
-  writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(withAdmission(config)));
+  writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(withTestDefaults(config)));
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
     env: { PATH: process.env.PATH, NETDIAG_CONFIG: file, NETDIAG_DATA_DIR: join(dir, 'data') },

@@ -17,7 +17,8 @@ function clock(start = Date.UTC(2026, 10, 22, 12)) {
 
 describe('credit ledger', () => {
   it('admits exactly M of N concurrent requests', async () => {
-    t = await createTestApp({ ...base, quota: { credits: 10 } });
+    // one key, 50 at once: above the per-key concurrency cap, which is not what this test is about
+    t = await createTestApp({ ...base, quota: { credits: 10 }, admission: { perKeyInFlight: 100 } });
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => t.get('/api/v1/my-ip', { headers: viaProxy })),
     );

@@ -43,6 +43,8 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
       auth: { keys: [key] },
       store: { redisUrl: lab.url },
       quota,
+      // these tests are about the shared ledger: one key sends many requests at once
+      admission: { perKeyInFlight: 1000 },
     };
     apps = [await createTestApp(config), await createTestApp(config)];
     return apps as [TestApp, TestApp];
@@ -236,6 +238,8 @@ describe.skipIf(!redisServerPath)('scale-out on Redis', () => {
         auth: { keys: [key], secret: 'shared-secret-0123456789abcdef' },
         store: { redisUrl: lab.url },
         quota: { costs: { 'my-ip': 1 } },
+        // about the shared ledger: one key sends 330 requests at once
+        admission: { perKeyInFlight: 1000 },
       };
       const instances = [startService(config), startService(config)];
       try {

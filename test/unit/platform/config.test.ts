@@ -14,6 +14,7 @@ describe('configuration', () => {
       dataDir: '.netdiag',
       requestTimeoutMs: 20000,
       compositeTimeoutMs: 30000,
+      workers: 0,
     });
     expect(c.tcp).toEqual({ connectTimeoutMs: 5000 });
     expect(c.tls).toEqual({ handshakeTimeoutMs: 5000 });

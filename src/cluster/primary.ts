@@ -1,0 +1,73 @@
+/**
+ * The primary process of `server.workers` > 1 (README "Every core"): it serves no HTTP itself. It
+ * forks the workers (they share the listening port through node:cluster), holds the credit ledgers
+ * when there is no Redis (src/cluster/ledger-ipc.ts), replaces a worker that dies, and on SIGTERM or
+ * SIGINT lets every worker drain before exiting.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { workerCount, type Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { loadOrCreateSecret } from '../server/keys.js';
+import { createMemoryQuotaStore, type QuotaStore } from '../server/quota.js';
+import { issuancePolicy } from '../server/key-issuance.js';
+import { serveLedgers, type LedgerName } from './ledger-ipc.js';
+
+/** A worker that dies this soon after its start is not replaced in a loop faster than this. */
+const RESPAWN_DELAY_MS = 1_000;
+
+/** Set in a worker's environment when the primary holds the ledgers (no Redis). */
+export const LEDGERS_IN_PRIMARY_ENV = 'NETDIAG_LEDGERS_IN_PRIMARY';
+
+export function runPrimary(config: Config, logger: Logger, shutdownGraceMs: number): void {
+  // One secret for all workers: created here, before any worker could race to create its own.
+  loadOrCreateSecret(config.auth.secret, config.server.dataDir);
+  const stores: Record<LedgerName, QuotaStore> | null = config.store.redisUrl
+    ? null
+    : {
+        quota: createMemoryQuotaStore({ credits: config.quota.credits, windowSeconds: config.quota.windowSeconds }),
+        issue: createMemoryQuotaStore(issuancePolicy(config)),
+        unkeyed: createMemoryQuotaStore({
+          credits: config.unkeyed.requests,
+          windowSeconds: config.unkeyed.windowSeconds,
+        }),
+      };
+  let stopping = false;
+
+  const fork = (): Worker => {
+    const worker = cluster.fork(stores ? { [LEDGERS_IN_PRIMARY_ENV]: '1' } : {});
+    if (stores) serveLedgers(worker, stores);
+    return worker;
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    logger.error('worker_died', { pid: worker.process.pid, code, signal, replacing: true });
+    setTimeout(() => {
+      if (!stopping) logger.info('worker_replaced', { pid: fork().process.pid });
+    }, RESPAWN_DELAY_MS).unref();
+  });
+  const workers = workerCount(config);
+  for (let i = 0; i < workers; i++) fork();
+  logger.info('primary', { pid: process.pid, workers, ledgers: stores ? 'primary' : 'redis' });
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutdown', { signal, workers: Object.keys(cluster.workers ?? {}).length });
+    // Each worker stops accepting, finishes what it has in flight and exits (main.ts).
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    const check = setInterval(() => {
+      if (Object.keys(cluster.workers ?? {}).length > 0) return;
+      clearInterval(check);
+      logger.info('stopped', {});
+      logger.flush?.();
+      process.exit(0);
+    }, 50);
+    setTimeout(() => {
+      logger.error('shutdown_forced', { afterMs: shutdownGraceMs });
+      logger.flush?.();
+      process.exit(1);
+    }, shutdownGraceMs + 1_000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
