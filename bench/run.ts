@@ -3,6 +3,7 @@
  * BENCH_DURATION_MS sets the measuring time of each load run (default 5000).
  */
 import { benchAbuse } from './abuse.js';
+import { benchLoadMix } from './load-mix.js';
 import { benchDnsLookup } from './dns.js';
 import { benchMailhealth } from './mailhealth.js';
 import { benchMyIp } from './my-ip.js';
@@ -21,3 +22,4 @@ await benchMailhealth();
 await benchAbuse();
 await benchParsers();
 await benchStartup();
+await benchLoadMix(Number(process.env.BENCH_LOAD_MS ?? 10_000), Number(process.env.BENCH_LOAD_CLIENTS ?? 200));

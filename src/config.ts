@@ -195,10 +195,10 @@ const schema = z
      */
     admission: z
       .object({
-        maxInFlight: z.number().int().min(1).default(128),
+        maxInFlight: z.number().int().min(1).default(64),
         maxQueued: z.number().int().min(0).default(256),
         maxQueueWaitMs: positiveMs.default(5_000),
-        maxEventLoopDelayMs: z.number().int().min(0).default(300),
+        maxEventLoopDelayMs: z.number().int().min(0).default(100),
         perKeyInFlight: z.number().int().min(1).default(8),
         retryAfterSeconds: z.number().int().min(1).max(3600).default(2),
       })

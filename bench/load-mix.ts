@@ -1,0 +1,331 @@
+/**
+ * `npm run bench:load` (also part of `npm run bench`): the service as `npm start` runs it (compiled,
+ * its own process, `server.workers` processes) under many keep-alive clients looping over a mix of
+ * checks against the project's loopback lab (DNS, TLS and HTTP servers in this process). Loopback only.
+ *
+ * Prints, per run: req/s, latency p50/p90/p99/max, answers by status, time-outs, the latency of
+ * /healthz on a new connection every 250 ms during the load, and the service's memory (RSS of every
+ * process at rest, peak and after; V8 heap before and after, from /metrics).
+ * Then a saturation run: more clients until throughput stops growing, then twice that.
+ *
+ * BENCH_LOAD_MS sets the measuring time of each run (default 10000); BENCH_LOAD_CLIENTS the clients
+ * of the mix runs (default 200).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Pool } from 'undici';
+import { rr, startDnsLab, type DnsLab } from '../test/lab/dns-server.js';
+import { startHttpLab, type HttpLab } from '../test/lab/http-server.js';
+import { labPki } from '../test/lab/pki.js';
+import { startTlsServer, type LabTlsServer } from '../test/lab/tls-server.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CLIENT_KEYS = 400;
+const keyOf = (i: number) => `load-key-${String(i % CLIENT_KEYS).padStart(5, '0')}`;
+const REQUEST_TIMEOUT_MS = 20_000;
+
+interface Lab {
+  dns: DnsLab;
+  http: HttpLab;
+  tls: LabTlsServer | null;
+  close(): Promise<void>;
+}
+
+async function startLab(): Promise<Lab> {
+  const http = await startHttpLab();
+  const pki = await labPki();
+  // ssl-checker asks port 443; the lab takes it on loopback when it is free (root, nothing else there)
+  let tls: LabTlsServer | null = null;
+  try {
+    tls = await startTlsServer({ cert: pki.good.chain, key: pki.good.key, port: 443 });
+  } catch {
+    tls = null;
+  }
+  const dns = await startDnsLab({
+    authoritative: false,
+    records: [
+      rr.a('load.test', '127.0.0.1'),
+      rr.mx('load.test', 10, 'mx.load.test'),
+      rr.a('mx.load.test', '127.0.0.1'),
+      rr.txt('load.test', 'v=spf1 ip4:192.0.2.0/24 include:_spf.load.test -all'),
+      rr.txt('_spf.load.test', 'v=spf1 ip4:198.51.100.0/24 ~all'),
+      rr.a('good.lab.test', '127.0.0.1'),
+    ],
+  });
+  return {
+    dns,
+    http,
+    tls,
+    async close() {
+      await dns.close();
+      await http.close();
+      await tls?.close();
+    },
+  };
+}
+
+function mixOf(lab: Lab): string[] {
+  return [
+    '/api/v1/my-ip',
+    '/api/v1/dns-lookup?domain=load.test',
+    '/api/v1/mx-lookup?domain=load.test',
+    '/api/v1/spf-checker?domain=load.test',
+    ...(lab.tls ? ['/api/v1/ssl-checker?domain=good.lab.test'] : []),
+    `/api/v1/http-headers?url=${encodeURIComponent(`http://load.test:${lab.http.port}/ok`)}`,
+  ];
+}
+
+interface Service {
+  origin: string;
+  pids: number[];
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startService(lab: Lab, workers: number): Promise<Service> {
+  const dir = mkdtempSync(join(tmpdir(), 'netdiag-load-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      server: { host: '127.0.0.1', port: 0, workers, trustedProxies: ['127.0.0.1/32'], dataDir: join(dir, 'data') },
+      auth: { keys: Array.from({ length: CLIENT_KEYS }, (_, i) => keyOf(i)) },
+      quota: { credits: 100_000_000 },
+      dns: { system: [`127.0.0.1:${lab.dns.port}`] },
+      targets: { allow: ['127.0.0.0/8'] },
+      whois: { server: '127.0.0.1', port: 9 },
+      rdap: { enabled: false },
+    }),
+  );
+  // The service logs a line per request. They go to a file: a pipe read by this busy process would
+  // fill up and block the service's synchronous log writes, measuring this process instead.
+  const logFile = join(dir, 'service.log');
+  const logFd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, NETDIAG_CONFIG: file },
+    stdio: ['ignore', logFd, 'inherit'],
+  });
+  closeSync(logFd);
+  const events = () =>
+    readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{') && !l.includes('"event":"request"'))
+      .map((l) => JSON.parse(l) as Record<string, any>);
+  const end = Date.now() + 60_000;
+  let lines = events();
+  while (lines.filter((l) => l.event === 'ready').length < workers) {
+    if (Date.now() > end || child.exitCode !== null) throw new Error(`the service did not start; see ${logFile}`);
+    await new Promise((r) => setTimeout(r, 50));
+    lines = events();
+  }
+  const listening = lines.filter((l) => l.event === 'listening');
+  return {
+    origin: `http://${listening[0]!.address}`,
+    pids: listening.map((l) => l.pid as number),
+    child,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Resident set size of the processes, in MB (Linux /proc). */
+function rssMb(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      kb += Number(m?.[1] ?? 0);
+    } catch {
+      // a process that has exited has no memory left
+    }
+  }
+  return kb / 1024;
+}
+
+/** V8 heap in use of the worker answering /metrics, in MB. */
+async function heapMb(origin: string): Promise<number> {
+  const text = await (await fetch(`${origin}/metrics`)).text();
+  const m = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
+  return Number(m?.[1] ?? NaN) / 1024 / 1024;
+}
+
+/**
+ * GET /healthz on a new connection (no keep-alive agent) every 250 ms, from a process of its own: this
+ * one is busy generating the load, and its own event loop would add to what it measures.
+ */
+const PROBE = `
+const http = require('node:http');
+const origin = process.argv[1];
+setInterval(() => {
+  const started = performance.now();
+  const req = http.request(origin + '/healthz', { agent: false, timeout: 5000 }, (res) => {
+    res.resume();
+    res.on('end', () => process.stdout.write((performance.now() - started).toFixed(1) + '\\n'));
+  });
+  req.on('timeout', () => req.destroy());
+  req.on('error', () => process.stdout.write('Infinity\\n'));
+  req.end();
+}, 250);
+`;
+
+function startLivenessProbe(origin: string): { stop(): Promise<number[]> } {
+  const probe = spawn(process.execPath, ['-e', PROBE, origin], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let text = '';
+  probe.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const closed = new Promise((r) => probe.once('close', r));
+  return {
+    async stop() {
+      probe.kill();
+      await closed; // everything it wrote has been read
+      return text.split('\n').filter(Boolean).map(Number);
+    },
+  };
+}
+
+interface RunFigures {
+  clients: number;
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  byStatus: Record<string, number>;
+  timeouts: number;
+  liveness: number[];
+  rssPeakMb: number;
+}
+
+async function runMix(service: Service, paths: string[], clients: number, durationMs: number): Promise<RunFigures> {
+  if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(service.origin)) throw new Error('the load only targets loopback');
+  const pool = new Pool(service.origin, { connections: clients, pipelining: 1, headersTimeout: REQUEST_TIMEOUT_MS });
+  const latencies: number[] = [];
+  const byStatus: Record<string, number> = {};
+  let timeouts = 0;
+  let rssPeakMb = rssMb(service.pids);
+  const end = performance.now() + durationMs;
+  const client = async (i: number) => {
+    let n = i;
+    while (performance.now() < end) {
+      const path = paths[n++ % paths.length]!;
+      const t0 = performance.now();
+      try {
+        const res = await pool.request({
+          method: 'GET',
+          path,
+          headers: { 'x-api-key': keyOf(i), 'x-forwarded-for': '93.184.216.34' },
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        await res.body.arrayBuffer();
+        byStatus[res.statusCode] = (byStatus[res.statusCode] ?? 0) + 1;
+        // a shed request comes back at once: its client waits as told before asking again
+        if (res.statusCode === 503) await new Promise((r) => setTimeout(r, 100));
+      } catch {
+        timeouts++;
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  const probe = startLivenessProbe(service.origin);
+  const probing = (async () => {
+    while (performance.now() < end) {
+      await new Promise((r) => setTimeout(r, 250));
+      rssPeakMb = Math.max(rssPeakMb, rssMb(service.pids));
+    }
+  })();
+  const started = performance.now();
+  await Promise.all([...Array.from({ length: clients }, (_, i) => client(i)), probing]);
+  const elapsed = performance.now() - started;
+  const liveness = await probe.stop();
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  return {
+    clients,
+    requests: latencies.length,
+    perSecond: (latencies.length / elapsed) * 1000,
+    p50: pct(50),
+    p90: pct(90),
+    p99: pct(99),
+    max: latencies.at(-1) ?? NaN,
+    byStatus,
+    timeouts,
+    liveness,
+    rssPeakMb,
+  };
+}
+
+function formatRun(name: string, r: RunFigures): string {
+  const live = [...r.liveness].sort((a, b) => a - b);
+  const statuses = Object.entries(r.byStatus)
+    .map(([status, n]) => `${status}: ${n}`)
+    .join(', ');
+  return [
+    `${name}: ${r.clients} clients, ${r.perSecond.toFixed(0)} req/s (${r.requests} requests; ${statuses}; ${r.timeouts} time-outs)`,
+    `    latency p50 ${r.p50.toFixed(0)} ms, p90 ${r.p90.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, max ${r.max.toFixed(0)} ms (p99/p50 ${(r.p99 / r.p50).toFixed(1)})`,
+    `    /healthz on a new connection: median ${(live[Math.floor(live.length / 2)] ?? NaN).toFixed(0)} ms, max ${(live.at(-1) ?? NaN).toFixed(0)} ms over ${live.length} probes; RSS peak ${r.rssPeakMb.toFixed(0)} MB`,
+  ].join('\n');
+}
+
+export async function benchLoadMix(durationMs: number, clients: number): Promise<void> {
+  const lab = await startLab();
+  const paths = mixOf(lab);
+  console.log(
+    `\nload: the mix ${paths.map((p) => p.split('?')[0]!.replace('/api/v1/', '')).join(', ')}${lab.tls ? '' : ' (ssl-checker left out: port 443 is taken)'}`,
+  );
+  try {
+    const throughput: Record<number, number> = {};
+    for (const workers of [1, 2]) {
+      const service = await startService(lab, workers);
+      try {
+        // warm-up: JIT, caches, connection pools
+        await runMix(service, paths, 20, 1_000);
+        const restMb = rssMb(service.pids);
+        const heapBefore = await heapMb(service.origin);
+        const run = await runMix(service, paths, clients, durationMs);
+        await new Promise((r) => setTimeout(r, 2_000));
+        const afterMb = rssMb(service.pids);
+        const heapAfter = await heapMb(service.origin);
+        throughput[workers] = run.perSecond;
+        console.log(formatRun(`  ${workers} worker${workers > 1 ? 's' : ''}`, run));
+        console.log(
+          `    memory: RSS at rest ${restMb.toFixed(0)} MB, peak ${run.rssPeakMb.toFixed(0)} MB, after ${afterMb.toFixed(0)} MB (${service.pids.length} process${service.pids.length > 1 ? 'es' : ''}, primary not counted); heap ${heapBefore.toFixed(0)} MB before, ${heapAfter.toFixed(0)} MB after (one worker)`,
+        );
+      } finally {
+        await service.stop();
+      }
+    }
+    console.log(`  2 workers / 1 worker throughput: ${(throughput[2]! / throughput[1]!).toFixed(2)}×`);
+
+    // Saturation: one worker, more clients until throughput grows by less than 5 %, then twice that.
+    const service = await startService(lab, 1);
+    try {
+      await runMix(service, paths, 20, 1_000);
+      let best = 0;
+      let level = 25;
+      const saturationMs = Math.max(2_000, durationMs / 2);
+      for (;;) {
+        const run = await runMix(service, paths, level, saturationMs);
+        console.log(formatRun(`  saturation, 1 worker`, run));
+        if (run.perSecond < best * 1.05 || level >= 1_600) break;
+        best = Math.max(best, run.perSecond);
+        level *= 2;
+      }
+      console.log(formatRun(`  saturation ×2, 1 worker`, await runMix(service, paths, level * 2, saturationMs)));
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await lab.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchLoadMix(Number(process.env.BENCH_LOAD_MS ?? 10_000), Number(process.env.BENCH_LOAD_CLIENTS ?? 200));
+}
