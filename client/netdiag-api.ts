@@ -485,6 +485,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tls-rpt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * tls-rpt (3 credits)
+         * @description The SMTP TLS Reporting policy of a domain (RFC 8460): the TXT record at _smtp._tls.<domain> and its report URIs (REST: tls-rpt).
+         *
+         *     Costs 3 credits. GraphQL field: `tlsRpt`.
+         */
+        get: operations["tlsRpt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1285,6 +1307,20 @@ export interface components {
                 };
             }[];
         };
+        TlsRptCheck: {
+            domain: string;
+            /** @description A TXT record beginning with v=TLSRPTv1 exists at _smtp._tls.<domain>. */
+            found: boolean;
+            /** @description The record that applies; "" when none (no record, or several). */
+            record: string;
+            /** @description Several TLS-RPT records: none applies (RFC 8460 §3). */
+            multiple: boolean;
+            /** @description The rua= URIs (mailto: or https:) as written. */
+            rua: string[];
+            /** @description Exactly one record, with a rua= and nothing invalid. */
+            valid: boolean;
+            errors: string[];
+        };
         Error_my_ip: {
             /** @constant */
             ok: false;
@@ -1527,6 +1563,17 @@ export interface components {
                 version: "v1";
             };
         };
+        Error_tls_rpt: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool: "tls-rpt";
+                /** @constant */
+                version: "v1";
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -1589,7 +1636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_my_ip"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -1624,7 +1671,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_my_ip"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1701,7 +1748,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dns_lookup"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -1736,7 +1783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dns_lookup"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1812,7 +1859,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_mx_lookup"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -1847,7 +1894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_mx_lookup"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1925,7 +1972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dns_propagation"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -1960,7 +2007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dns_propagation"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2036,7 +2083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_spf_checker"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -2071,7 +2118,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_spf_checker"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2149,7 +2196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dkim_checker"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -2184,7 +2231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dkim_checker"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2260,7 +2307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dmarc_checker"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -2295,7 +2342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dmarc_checker"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2371,7 +2418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dnssec_test"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -2406,7 +2453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dnssec_test"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2482,7 +2529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dns_blacklist_checker"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -2517,7 +2564,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_dns_blacklist_checker"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2593,7 +2640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ip_info"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -2628,7 +2675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ip_info"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2704,7 +2751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_asn_lookup"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -2739,7 +2786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_asn_lookup"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2815,7 +2862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_whois"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -2850,7 +2897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_whois"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2926,7 +2973,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_abuse_contact_lookup"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -2961,7 +3008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_abuse_contact_lookup"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3034,7 +3081,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_what_is_my_ip"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -3069,7 +3116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_what_is_my_ip"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3145,7 +3192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ssl_checker"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -3180,7 +3227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ssl_checker"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3256,7 +3303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_tls_configuration"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -3291,7 +3338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_tls_configuration"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3316,12 +3363,12 @@ export interface operations {
             query: {
                 /**
                  * @description Hostname or IP address.
-                 * @example [::1]
+                 * @example ::1
                  */
                 host: string;
                 /**
                  * @description 1–65535.
-                 * @example 46181
+                 * @example 34559
                  */
                 port: number;
             };
@@ -3375,7 +3422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_port_checker"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -3410,7 +3457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_port_checker"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3435,7 +3482,7 @@ export interface operations {
             query: {
                 /**
                  * @description A full http or https URL.
-                 * @example http://site.lab.test:42411/ok
+                 * @example http://site.lab.test:39289/ok
                  */
                 url: string;
             };
@@ -3489,7 +3536,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_http_headers"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -3524,7 +3571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_http_headers"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3549,7 +3596,7 @@ export interface operations {
             query: {
                 /**
                  * @description A full http or https URL.
-                 * @example http://site.lab.test:42411/redirect?to=%2Fblog%2Fpost
+                 * @example http://site.lab.test:39289/redirect?to=%2Fblog%2Fpost
                  */
                 url: string;
             };
@@ -3603,7 +3650,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_open_graph_checker"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -3638,7 +3685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_open_graph_checker"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3717,7 +3764,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ping"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -3752,7 +3799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_ping"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3831,7 +3878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_website_health_check"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -3866,7 +3913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_website_health_check"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3942,7 +3989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_mailhealth_check"];
                 };
             };
-            /** @description Credit allowance exhausted; Retry-After says when enough credits are free. */
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
             429: {
                 headers: {
                     /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
@@ -3977,7 +4024,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error_mailhealth_check"];
                 };
             };
-            /** @description The service cannot charge credits right now (shared ledger unavailable); fails closed. */
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3993,6 +4040,117 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_mailhealth_check"];
+                };
+            };
+        };
+    };
+    tlsRpt: {
+        parameters: {
+            query: {
+                /** @example RPT.test. */
+                domain: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check ran; findings are in data. */
+            200: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["TlsRptCheck"];
+                        meta: {
+                            /** @constant */
+                            tool: "tls-rpt";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description Missing, repeated or invalid parameter; target refused (private or internal address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rpt"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rpt"];
+                };
+            };
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
+            429: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rpt"];
+                };
+            };
+            /** @description A bug on our side; the message is generic. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rpt"];
+                };
+            };
+            /** @description The check could not be done: an upstream refused, failed or answered garbage. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rpt"];
+                };
+            };
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rpt"];
+                };
+            };
+            /** @description The check ran out of time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rpt"];
                 };
             };
         };

@@ -63,6 +63,11 @@ const TAGS: readonly { name: string; description: string; tools: readonly string
     tools: ['spf-checker', 'dkim-checker', 'dmarc-checker'],
   },
   {
+    name: 'Mail transport',
+    description: 'Whether mail to a domain travels encrypted and authenticated: TLS reporting.',
+    tools: ['tls-rpt'],
+  },
+  {
     name: 'TLS/HTTP',
     description: 'Certificates, TLS versions, HTTP headers and page metadata.',
     tools: ['ssl-checker', 'tls-configuration', 'http-headers', 'open-graph-checker'],
@@ -89,10 +94,12 @@ function tagOf(tool: string): string {
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Missing, repeated or invalid parameter; target refused (private or internal address).',
   '401': 'No API key, or an unknown or revoked one.',
-  '429': 'Credit allowance exhausted; Retry-After says when enough credits are free.',
+  '429':
+    'Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which).',
   '500': 'A bug on our side; the message is generic.',
   '502': 'The check could not be done: an upstream refused, failed or answered garbage.',
-  '503': 'The service cannot charge credits right now (shared ledger unavailable); fails closed.',
+  '503':
+    'The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged.',
   '504': 'The check ran out of time.',
 };
 

@@ -60,5 +60,6 @@ export const restRoutes: ReadonlyMap<string, RestRoute> = new Map(
     route('ping', ops.PingDocument, (q) => ({ host: q.required('host') })),
     route('website-health-check', ops.WebsiteHealthCheckDocument, (q) => ({ target: q.required('target') })),
     route('mailhealth-check', ops.MailhealthCheckDocument, (q) => ({ domain: q.required('domain') })),
+    route('tls-rpt', ops.TlsRptDocument, (q) => ({ domain: q.required('domain') })),
   ].map((r) => [r.tool, r]),
 );

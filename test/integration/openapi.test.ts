@@ -52,6 +52,7 @@ describe('OpenAPI document', () => {
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual([
       'DNS',
       'Mail',
+      'Mail transport',
       'TLS/HTTP',
       'Registry',
       'IP',

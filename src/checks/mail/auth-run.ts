@@ -9,6 +9,7 @@ import type { CheckContext } from '../context.js';
 import { recordText } from '../dns/records.js';
 import { dkimRecordName, evaluateDkim, type DkimCheckResult } from './dkim.js';
 import { checkDmarc, type DmarcCheckResult } from './dmarc.js';
+import { checkTlsRpt, type TlsRptCheckResult } from './tls-rpt.js';
 import { checkSpf, type SpfCheckResult, type SpfLookups, type SpfTreeNode } from './spf.js';
 import type { TxtAnswer, TxtLookup } from './txt.js';
 
@@ -83,4 +84,8 @@ export async function runDkimCheck(ctx: CheckContext, domain: string, selector: 
 /** The policy at `_dmarc.<domain>`, else at the organisational domain (RFC 7489 §6.6.3). */
 export async function runDmarcCheck(ctx: CheckContext, domain: string): Promise<DmarcCheckResult> {
   return checkDmarc(domain, txtLookup(ctx));
+}
+
+export async function runTlsRptCheck(ctx: CheckContext, domain: string): Promise<TlsRptCheckResult> {
+  return checkTlsRpt(domain, txtLookup(ctx));
 }

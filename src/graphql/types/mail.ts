@@ -2,12 +2,14 @@
 import {
   runDkimCheck,
   runDmarcCheck,
+  runTlsRptCheck,
   runSpfCheck,
   type SpfCheckerResult,
   type SpfLookupNode,
 } from '../../checks/mail/auth-run.js';
 import type { DkimCheckResult } from '../../checks/mail/dkim.js';
 import type { DmarcCheckResult } from '../../checks/mail/dmarc.js';
+import { tlsRptName, type TlsRptCheckResult } from '../../checks/mail/tls-rpt.js';
 import type { SpfTerm } from '../../checks/mail/spf.js';
 import { InputError } from '../../errors.js';
 import { parseHostname, parseSelector } from '../../validation.js';
@@ -281,6 +283,50 @@ builder.queryField('dmarcChecker', (t) =>
         return domain;
       },
       run: (domain, checks) => runDmarcCheck(checks, domain),
+    }),
+  }),
+);
+
+/* ----------------------------------------------------------------- TLS-RPT */
+
+const TlsRptCheck = builder.objectRef<TlsRptCheckResult>('TlsRptCheck').implement({
+  description: 'SMTP TLS Reporting (RFC 8460): where sending MTAs report TLS failures with the MX hosts.',
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    found: t.exposeBoolean('found', {
+      description: 'A TXT record beginning with v=TLSRPTv1 exists at _smtp._tls.<domain>.',
+    }),
+    record: t.exposeString('record', { description: 'The record that applies; "" when none (no record, or several).' }),
+    multiple: t.exposeBoolean('multiple', {
+      description: 'Several TLS-RPT records: none applies (RFC 8460 §3).',
+    }),
+    rua: t.exposeStringList('rua', { description: 'The rua= URIs (mailto: or https:) as written.' }),
+    valid: t.exposeBoolean('valid', { description: 'Exactly one record, with a rua= and nothing invalid.' }),
+    errors: t.exposeStringList('errors'),
+  }),
+});
+
+builder.queryField('tlsRpt', (t) =>
+  t.field({
+    nullable: true,
+    type: TlsRptCheck,
+    description:
+      'The SMTP TLS Reporting policy of a domain (RFC 8460): the TXT record at _smtp._tls.<domain> and its report URIs (REST: tls-rpt).',
+    args: { domain: t.arg.string({ required: true }) },
+    resolve: defineCheck({
+      field: 'tlsRpt',
+      tool: 'tls-rpt',
+      parse: (args: { domain: string }) => {
+        const domain = parseHostname('domain', args.domain);
+        if (tlsRptName(domain).length > 253) {
+          throw new InputError(
+            'domain',
+            `domain: ${tlsRptName(domain)} would be longer than the 253 characters a DNS name may have`,
+          );
+        }
+        return domain;
+      },
+      run: (domain, checks) => runTlsRptCheck(checks, domain),
     }),
   }),
 );
