@@ -72,7 +72,6 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
   // A DNS question in flight is shared by every request asking the same one (coalescing). The shared
   // question does not listen to any one request's signal (the client bounds it with dns.timeoutMs); each
   // request stops waiting when its own signal fires.
-  const sharedBound = AbortSignal.timeout(config.server.requestTimeoutMs);
   const askDns = (q: DnsQuery) =>
     coalescer.run(
       `dns|${dnsKey(q)}`,
@@ -84,7 +83,8 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
               () => dnsClient.query(q),
               (r) => r.rcode,
             ),
-          sharedBound,
+          // its own bound, from when it is first asked: not that of whichever request asked first
+          AbortSignal.timeout(config.server.requestTimeoutMs),
           'a DNS question',
         ),
       signal,

@@ -15,6 +15,9 @@ import { serveLedgers, type LedgerName } from './ledger-ipc.js';
 /** A worker that dies this soon after its start is not replaced in a loop faster than this. */
 const RESPAWN_DELAY_MS = 1_000;
 
+/** The exit code of a refused configuration (main.ts), from a worker too. */
+const EX_CONFIG = 78;
+
 /** Set in a worker's environment when the primary holds the ledgers (no Redis). */
 export const LEDGERS_IN_PRIMARY_ENV = 'NETDIAG_LEDGERS_IN_PRIMARY';
 
@@ -40,6 +43,12 @@ export function runPrimary(config: Config, logger: Logger, shutdownGraceMs: numb
   };
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
+    if (code === EX_CONFIG) {
+      // The worker refused its configuration (a file it names is unreadable): another would too.
+      logger.error('worker_refused_configuration', { pid: worker.process.pid });
+      logger.flush?.();
+      process.exit(EX_CONFIG);
+    }
     logger.error('worker_died', { pid: worker.process.pid, code, signal, replacing: true });
     setTimeout(() => {
       if (!stopping) logger.info('worker_replaced', { pid: fork().process.pid });

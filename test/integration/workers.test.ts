@@ -67,4 +67,14 @@ describe('two workers', { timeout: 90_000 }, () => {
     expect(events.filter((e) => e === 'stopped').length).toBe(3); // two workers, then the primary
     expect(events.at(-1)).toBe('stopped');
   });
+
+  it('exit 78 with the reason when the workers refuse their configuration, instead of respawning them', async () => {
+    const s = startService({
+      server: { host: '127.0.0.1', port: 0, workers: 2 },
+      rdap: { bootstrapFile: '/nonexistent/dns.json' },
+    });
+    expect(await s.exited).toBe(78);
+    expect(s.errors()).toContain('/nonexistent/dns.json');
+    expect(logLines(s.output()).some((l) => l.event === 'worker_refused_configuration')).toBe(true);
+  });
 });
