@@ -23,6 +23,7 @@ const HOST = '127.0.0.1';
 const START_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 2_000;
 const MAX_LOG_BYTES = 64 * 1024;
+const START_ATTEMPTS = 5;
 
 /** Where a program is, searching PATH and the sbin directories (unbound lives in /usr/sbin); null when absent. */
 export function findProgram(name: string): string | null {
@@ -111,15 +112,40 @@ export async function startUnboundResolver(
   return startUnbound(dir, 'resolver', body, { name: first.name, recursionDesired: true });
 }
 
+/**
+ * Starts unbound on a port found free a moment before. Another test's port-0 server can take that port
+ * in between (unbound then exits, unable to bind), so a start that fails that way is tried again on a
+ * new port.
+ */
 async function startUnbound(
   dir: string,
   role: string,
   serverAndZones: readonly string[],
   probe: { name: string; recursionDesired: boolean },
 ): Promise<UnboundServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startUnboundOnce(dir, role, serverAndZones, probe, await freePort());
+    } catch (e) {
+      if (attempt >= START_ATTEMPTS || !isAddressInUse(e)) throw e;
+    }
+  }
+}
+
+function isAddressInUse(e: unknown): boolean {
+  const text = e instanceof Error ? e.message : String(e);
+  return /address already in use|EADDRINUSE|can't bind socket/i.test(text);
+}
+
+async function startUnboundOnce(
+  dir: string,
+  role: string,
+  serverAndZones: readonly string[],
+  probe: { name: string; recursionDesired: boolean },
+  port: number,
+): Promise<UnboundServer> {
   const program = findProgram('unbound');
   if (program === null) throw new Error('unbound is not installed (Debian package "unbound")');
-  const port = await freePort();
   const config = join(dir, `unbound-${role}.conf`);
   const [serverOptions, zoneSections] = splitSections(serverAndZones);
   writeFileSync(
@@ -193,6 +219,17 @@ async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
 
 /** A port free for both UDP and TCP on loopback right now (unbound binds both). */
 async function freePort(): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await portFreeForBoth();
+    } catch (e) {
+      // the UDP port's TCP twin is taken by another server: ask the kernel for another UDP port
+      if (attempt >= START_ATTEMPTS * 4 || !isAddressInUse(e)) throw e;
+    }
+  }
+}
+
+async function portFreeForBoth(): Promise<number> {
   const udp = dgram.createSocket('udp4');
   await new Promise<void>((resolve, reject) => {
     udp.once('error', reject);
