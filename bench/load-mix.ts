@@ -9,7 +9,8 @@
  * Then a saturation run: more clients until throughput stops growing, then twice that.
  *
  * BENCH_LOAD_MS sets the measuring time of each run (default 10000); BENCH_LOAD_CLIENTS the clients
- * of the mix runs (default 200).
+ * of the mix runs (default 200); BENCH_LOAD_WORKERS the worker counts to compare (default "1,2");
+ * BENCH_LOAD_SATURATION=0 leaves the saturation run out (for a quick look while tuning).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -273,7 +274,12 @@ function formatRun(name: string, r: RunFigures): string {
   ].join('\n');
 }
 
-export async function benchLoadMix(durationMs: number, clients: number): Promise<void> {
+export async function benchLoadMix(
+  durationMs: number,
+  clients: number,
+  workerCounts: readonly number[] = [1, 2],
+  saturation = true,
+): Promise<void> {
   const lab = await startLab();
   const paths = mixOf(lab);
   console.log(
@@ -281,7 +287,7 @@ export async function benchLoadMix(durationMs: number, clients: number): Promise
   );
   try {
     const throughput: Record<number, number> = {};
-    for (const workers of [1, 2]) {
+    for (const workers of workerCounts) {
       const service = await startService(lab, workers);
       try {
         // warm-up: JIT, caches, connection pools
@@ -301,7 +307,9 @@ export async function benchLoadMix(durationMs: number, clients: number): Promise
         await service.stop();
       }
     }
-    console.log(`  2 workers / 1 worker throughput: ${(throughput[2]! / throughput[1]!).toFixed(2)}×`);
+    if (throughput[1] && throughput[2])
+      console.log(`  2 workers / 1 worker throughput: ${(throughput[2] / throughput[1]).toFixed(2)}×`);
+    if (!saturation) return;
 
     // Saturation: one worker, more clients until throughput grows by less than 5 %, then twice that.
     const service = await startService(lab, 1);
@@ -327,5 +335,10 @@ export async function benchLoadMix(durationMs: number, clients: number): Promise
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await benchLoadMix(Number(process.env.BENCH_LOAD_MS ?? 10_000), Number(process.env.BENCH_LOAD_CLIENTS ?? 200));
+  await benchLoadMix(
+    Number(process.env.BENCH_LOAD_MS ?? 10_000),
+    Number(process.env.BENCH_LOAD_CLIENTS ?? 200),
+    (process.env.BENCH_LOAD_WORKERS ?? '1,2').split(',').map(Number),
+    process.env.BENCH_LOAD_SATURATION !== '0',
+  );
 }
