@@ -42,6 +42,8 @@ export interface CheckContext extends ConnectionLoaders {
   ipFacts(ip: string): Promise<IpFacts>;
   /** one guarded HTTP fetch (redirects followed, every hop checked) per (URL, body mode) per request (src/checks/http/loaders.ts) */
   fetch: HttpLoaders['fetch'];
+  /** one guarded document fetch (no redirects, any type, capped) per (URL, cap) per request: MTA-STS policies, BIMI logos */
+  fetchDocument: HttpLoaders['fetchDocument'];
   /** one ping run per checked address per request (src/checks/ping/loader.ts) */
   ping: PingLoaders['ping'];
   /** one RDAP/WHOIS registration look-up per registrable domain per request, cached 1 h (src/checks/registry/loader.ts) */

@@ -67,8 +67,11 @@ export interface FetchOptions {
   maxRedirects: number;
   /** config http.maxBodyBytes: at most this many bytes are received and kept */
   maxBodyBytes: number;
-  /** 'html': read the final response's body when it is HTML (or untyped); false: never */
-  readBody: false | 'html';
+  /**
+   * 'html': read the final response's body when it is HTML (or untyped); 'any': read it whatever its
+   * type (a policy file, an image: the caller judges the type); false: never
+   */
+  readBody: false | 'html' | 'any';
   signal?: AbortSignal;
   userAgent?: string;
   /** trust anchors for https (tests: the lab's root); default Node's store + NODE_EXTRA_CA_CERTS */
@@ -155,7 +158,8 @@ export async function fetchGuarded(opts: FetchOptions): Promise<FetchResult> {
       const exchange = await fetchHop(hopUrl, opts, deadline, (statusCode, headers) => {
         const decision = decideRedirect(hopUrl, statusCode, headers.location ?? null);
         const follows = decision.kind === 'follow' && redirectsLeft > 0;
-        return !follows && opts.readBody === 'html' && isHtmlContentType(headers['content-type']);
+        if (follows || opts.readBody === false) return false;
+        return opts.readBody === 'any' || isHtmlContentType(headers['content-type']);
       });
       hops.push(exchange.hop);
       const decision: RedirectDecision = decideRedirect(

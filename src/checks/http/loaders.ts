@@ -13,7 +13,7 @@ import { unobserved, type ObserveUpstream } from '../../server/metrics.js';
 import { createRequestLoader } from '../request-loader.js';
 import type { Config } from '../../config.js';
 import type { TargetGuard } from '../../probes/guard.js';
-import { fetchGuarded, type FetchResult } from '../../probes/http.js';
+import { fetchGuarded, type FetchOptions, type FetchResult } from '../../probes/http.js';
 import type { ConnectionSettings } from '../tls/settings.js';
 import { createHeadEndDetector } from './open-graph.js';
 import { requestKey } from './redirects.js';
@@ -25,6 +25,15 @@ import { requestKey } from './redirects.js';
  *   at most `http.maxBodyBytes` bytes, for the tags of the head (open-graph-checker).
  */
 export type FetchBodyMode = false | 'head';
+
+/**
+ * A document fetched as a mail policy check reads it (MTA-STS policy, BIMI SVG): redirects are not
+ * followed (RFC 8461 §3.3: "HTTP 3xx redirects MUST NOT be followed"), the body is read whatever its
+ * type, up to `maxBytes` (never more than config http.maxBodyBytes).
+ */
+export interface DocumentFetchOptions {
+  readonly maxBytes: number;
+}
 
 export interface HttpFetchQuestion {
   /** an http or https URL (the validation module's parseUrl output) */
@@ -39,6 +48,12 @@ export interface HttpLoaders {
    * for a hop the target rules refuse, or InputError (parameter `url`) for a name without addresses.
    */
   fetch(url: URL, options: { readBody: FetchBodyMode }): Promise<FetchResult>;
+  /**
+   * One guarded fetch of a document (DocumentFetchOptions), once per request per (URL, cap). The
+   * result's `body` is the body (null for a response without one), `bodyEnd` 'cap' when cut; a
+   * redirect is the result itself (`redirectLimitReached`). Rejects as `fetch` does.
+   */
+  fetchDocument(url: URL, options: DocumentFetchOptions): Promise<FetchResult>;
 }
 
 export interface HttpLoaderDependencies {
@@ -64,22 +79,49 @@ export function createHttpLoaders(deps: HttpLoaderDependencies): HttpLoaders {
     (q: HttpFetchQuestion) => observe('http', () => fetchOnce(q, deps)),
     httpFetchKey,
   );
+  const documents = createRequestLoader(
+    (q: { url: URL; maxBytes: number }) => observe('http', () => fetchDocumentOnce(q, deps)),
+    (q) => `document ${q.maxBytes} ${requestKey(q.url)}`,
+  );
   return {
     fetch: (url, options) => fetches.load({ url, readBody: options.readBody }),
+    fetchDocument: (url, options) =>
+      documents.load({ url, maxBytes: Math.min(options.maxBytes, deps.http.maxBodyBytes) }),
   };
 }
 
 function fetchOnce(question: HttpFetchQuestion, deps: HttpLoaderDependencies): Promise<FetchResult> {
-  const { http, connections } = deps;
-  return fetchGuarded({
-    url: question.url,
-    guard: deps.guard,
-    timeoutMs: http.timeoutMs,
-    maxRedirects: http.maxRedirects,
-    maxBodyBytes: http.maxBodyBytes,
+  return fetchWith(deps, question.url, {
+    maxRedirects: deps.http.maxRedirects,
+    maxBodyBytes: deps.http.maxBodyBytes,
     readBody: question.readBody === 'head' ? 'html' : false,
     // A fresh detector per fetch: it keeps the tokeniser's state across chunks.
     ...(question.readBody === 'head' ? { stopWhen: createHeadEndDetector() } : {}),
+  });
+}
+
+function fetchDocumentOnce(question: { url: URL; maxBytes: number }, deps: HttpLoaderDependencies) {
+  return fetchWith(deps, question.url, {
+    maxRedirects: 0,
+    maxBodyBytes: question.maxBytes,
+    readBody: 'any',
+    // a policy or a logo is judged as stored: no content coding to undo or to be told about
+    acceptEncoding: '',
+  });
+}
+
+/** The guarded fetcher with the request's guard, signal, whole-fetch bound and connection settings. */
+function fetchWith(
+  deps: HttpLoaderDependencies,
+  url: URL,
+  options: Pick<FetchOptions, 'maxRedirects' | 'maxBodyBytes' | 'readBody' | 'stopWhen' | 'acceptEncoding'>,
+): Promise<FetchResult> {
+  const { http, connections } = deps;
+  return fetchGuarded({
+    url,
+    guard: deps.guard,
+    timeoutMs: http.timeoutMs,
+    ...options,
     signal: deps.signal,
     ...(connections.tlsCa !== undefined ? { ca: connections.tlsCa } : {}),
     connectTimeoutMs: connections.connectTimeoutMs,

@@ -367,6 +367,24 @@ describe('fetchGuarded: bodies', () => {
     expect(result.bodyEnd).toBeNull();
   });
 
+  it("reads any body with readBody 'any' (a policy file, an image), capped, and never follows a redirect past maxRedirects 0", async () => {
+    const { guard } = stubGuard();
+    const image = await fetchGuarded(options(lab.url('/image', 'site.lab.test'), guard, { readBody: 'any' }));
+    expect(image.body).toEqual(Buffer.alloc(1000, 1));
+    expect(image.bodyEnd).toBe('complete');
+    const capped = await fetchGuarded(
+      options(lab.url('/image', 'site.lab.test'), guard, { readBody: 'any', maxBodyBytes: 100 }),
+    );
+    expect(capped.body?.length).toBe(100);
+    expect(capped.bodyEnd).toBe('cap');
+    const redirect = await fetchGuarded(
+      options(lab.url('/chain/1', 'site.lab.test'), guard, { readBody: 'any', maxRedirects: 0 }),
+    );
+    expect(redirect.final.statusCode).toBe(302);
+    expect(redirect.redirectLimitReached).toBe(true);
+    expect(redirect.hops).toHaveLength(1);
+  });
+
   it('decodes gzip, br and both forms of deflate', async () => {
     const { guard } = stubGuard();
     for (const [path, title] of [
