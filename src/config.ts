@@ -163,6 +163,26 @@ const schema = z
       .object({ handshakeTimeoutMs: positiveMs.default(5000) })
       .strict()
       .prefault({}),
+    /**
+     * added section: the SMTP probe of smtp-starttls, dane and mailhealth-check. `heloName` is the name
+     * sent in EHLO (RFC 5321 §4.1.1.1: the client's own domain); null sends this machine's host name.
+     */
+    smtp: z
+      .object({
+        heloName: z
+          .string()
+          .regex(
+            /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
+            'expected a host name',
+          )
+          .nullable()
+          .default(null),
+        connectTimeoutMs: positiveMs.default(5000),
+        replyTimeoutMs: positiveMs.default(10_000),
+        sessionTimeoutMs: positiveMs.default(20_000),
+      })
+      .strict()
+      .prefault({}),
     ping: z
       .object({ count: z.number().int().min(1).max(20).default(4), timeoutMs: positiveMs.default(5000) })
       .strict()
@@ -217,6 +237,7 @@ const schema = z
         ping: z.number().int().min(1).default(16),
         whois: z.number().int().min(1).default(32),
         rdap: z.number().int().min(1).default(64),
+        smtp: z.number().int().min(1).default(32),
       })
       .strict()
       .prefault({}),

@@ -10,7 +10,7 @@
 import { ProbeError } from '../probes/errors.js';
 
 /** The upstream families with a process-wide cap (config `outbound`). */
-export const LIMITED_FAMILIES = ['dns', 'tcp', 'tls', 'http', 'ping', 'whois', 'rdap'] as const;
+export const LIMITED_FAMILIES = ['dns', 'tcp', 'tls', 'http', 'ping', 'whois', 'rdap', 'smtp'] as const;
 export type LimitedFamily = (typeof LIMITED_FAMILIES)[number];
 
 export interface Outbound {

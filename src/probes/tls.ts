@@ -216,6 +216,31 @@ export async function tlsHandshake(opts: TlsHandshakeOptions): Promise<TlsHandsh
   return runHandshake(opts, socket, { upstream, start, tcpMs, remoteAddress, swallowLateError });
 }
 
+/**
+ * A TLS handshake over a TCP connection another probe opened, checked and already talked on (SMTP
+ * STARTTLS, RFC 3207): the same handshake, verdicts and errors as `tlsHandshake`, bounded by
+ * `handshakeTimeoutMs` (default `timeoutMs`). The socket is the handshake's from here on: it is
+ * destroyed when the handshake ends, whatever the outcome. `startedAt` (performance.now() of the
+ * TCP connect's start) and `tcpMs` are the caller's, for the timings.
+ */
+export function tlsHandshakeOverSocket(
+  opts: TlsHandshakeOptions,
+  socket: net.Socket,
+  timing: { startedAt: number; tcpMs: number },
+): Promise<TlsHandshakeResult> {
+  const upstream = formatUpstream(opts.ip, opts.port);
+  const swallowLateError = (): void => {};
+  socket.on('error', swallowLateError);
+  const remoteAddress = socket.remoteAddress ?? opts.ip;
+  return runHandshake(opts, socket, {
+    upstream,
+    start: timing.startedAt,
+    tcpMs: timing.tcpMs,
+    remoteAddress,
+    swallowLateError,
+  });
+}
+
 function runHandshake(
   opts: TlsHandshakeOptions,
   socket: net.Socket,

@@ -13,7 +13,7 @@ import { NetdiagError } from '../errors.js';
 import { isProbeError } from '../probes/errors.js';
 
 /** Each family is one kind of upstream question, instrumented in one place (the per-request loaders). */
-export type UpstreamFamily = 'dns' | 'whois' | 'rdap' | 'tls' | 'tcp' | 'http' | 'ping' | 'ipdata';
+export type UpstreamFamily = 'dns' | 'whois' | 'rdap' | 'tls' | 'tcp' | 'http' | 'ping' | 'ipdata' | 'smtp';
 
 /** The cross-request caches (decisions §9). */
 export type CacheName = 'dns' | 'ip_facts' | 'registry';

@@ -545,6 +545,20 @@ export const rr = {
     ttl,
     data: { flags, tag, value },
   }),
+  /** RFC 6698 §2.1; `dataHex` the certificate association data */
+  tlsa: (
+    name: string,
+    usage: number,
+    selector: number,
+    matchingType: number,
+    dataHex: string,
+    ttl?: number,
+  ): LabZoneRecord => ({
+    name,
+    type: 'TLSA',
+    ttl,
+    data: { usage, selector, matchingType, certificate: Buffer.from(dataHex, 'hex') },
+  }),
   ds: (
     name: string,
     keyTag: number,

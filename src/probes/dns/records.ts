@@ -92,6 +92,15 @@ function toDnsData(type: string, data: unknown): DnsData {
       const d = data as SrvData;
       return { priority: d.priority ?? 0, weight: d.weight ?? 0, port: d.port, target: d.target };
     }
+    case 'TLSA': {
+      const d = data as { usage: number; selector: number; matchingType: number; certificate: Buffer };
+      return {
+        usage: d.usage,
+        selector: d.selector,
+        matchingType: d.matchingType,
+        data: d.certificate.toString('hex'),
+      };
+    }
     case 'NSEC': {
       const d = data as NsecData;
       return { nextDomain: d.nextDomain, types: [...d.rrtypes] };

@@ -18,7 +18,8 @@ export type RecordType =
   | 'DNSKEY'
   | 'RRSIG'
   | 'CAA'
-  | 'SRV';
+  | 'SRV'
+  | 'TLSA';
 
 export interface DnsQuery {
   /** ASCII (A-label) name; a trailing dot is optional; "." is the root. */
@@ -103,6 +104,18 @@ export interface SrvData {
   readonly target: string;
 }
 
+/** RFC 6698 §2.1: a certificate association for DANE. */
+export interface TlsaData {
+  /** 0 PKIX-TA, 1 PKIX-EE, 2 DANE-TA, 3 DANE-EE (RFC 7218) */
+  readonly usage: number;
+  /** 0 the full certificate, 1 its SubjectPublicKeyInfo */
+  readonly selector: number;
+  /** 0 exact, 1 SHA-256, 2 SHA-512 */
+  readonly matchingType: number;
+  /** the certificate association data, lower-case hex */
+  readonly data: string;
+}
+
 /** RFC 4034 §4: seen in the authority section of signed negative answers. */
 export interface NsecData {
   readonly nextDomain: string;
@@ -139,6 +152,7 @@ export type DnsData =
   | RrsigData
   | CaaData
   | SrvData
+  | TlsaData
   | NsecData
   | Nsec3Data
   | OpaqueData;
