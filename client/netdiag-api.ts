@@ -507,6 +507,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/smtp-starttls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * smtp-starttls (3 credits)
+         * @description Whether a mail server offers STARTTLS and with what certificate (REST: smtp-starttls). Connects to the first address of the host (port 25 unless told otherwise), reads the greeting, sends EHLO and STARTTLS, completes a TLS handshake with SNI = host, and closes: no mail is sent. Every outcome is a result (status); private and internal addresses are refused.
+         *
+         *     Costs 3 credits. GraphQL field: `smtpStarttls`.
+         */
+        get: operations["smtpStarttls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1321,6 +1343,42 @@ export interface components {
             valid: boolean;
             errors: string[];
         };
+        SmtpStarttls: {
+            /** @description The host as asked (lower case, no trailing dot). */
+            host: string;
+            /** @description The address talked to: the first IPv4 address, else the first IPv6. */
+            ip: string;
+            port: number;
+            /** @description The text of the 220 greeting; "" when none came. */
+            banner: string;
+            /** @description The extension lines of the EHLO reply before STARTTLS, as sent (e.g. "STARTTLS", "SIZE 10240000"). */
+            ehlo: string[];
+            /** @description "offered" or "not-offered" (in the EHLO reply). */
+            starttls: string;
+            /** @description Null when no handshake completed. */
+            tls: {
+                /** @description e.g. "TLSv1.3". */
+                version: string;
+                /** @description OpenSSL name of the negotiated cipher suite. */
+                cipher: string;
+                certificate: {
+                    /** @description The leaf's CN, or its O when it has no CN. */
+                    subject: string | null;
+                    issuer: string | null;
+                    /** @description notAfter, ISO 8601 UTC. */
+                    validTo: string;
+                    daysRemaining: number;
+                    /** @description As ssl-checker: "valid", "expired", "not-yet-valid", "hostname-mismatch" (not issued for the host; for an IP literal, no matching IP SAN) or "untrusted". */
+                    status: string;
+                };
+            } | null;
+            /** @description The first that applies: "unreachable" (refused, no answer, not SMTP, a 421/554 greeting or EHLO refused; `error` says which), "no-starttls", "tls-failed" (STARTTLS refused or the handshake failed; `error` says why), "certificate-problem" (the handshake completed, the certificate is not valid for the host — many MTAs still deliver), "ok". */
+            status: string;
+            /** @description Why the status is not ok; null otherwise. */
+            error: string | null;
+            /** @description The whole session, connect to handshake. */
+            responseTimeMs: number;
+        };
         Error_my_ip: {
             /** @constant */
             ok: false;
@@ -1570,6 +1628,17 @@ export interface components {
             meta: {
                 /** @constant */
                 tool: "tls-rpt";
+                /** @constant */
+                version: "v1";
+            };
+        };
+        Error_smtp_starttls: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool: "smtp-starttls";
                 /** @constant */
                 version: "v1";
             };
@@ -3368,7 +3437,7 @@ export interface operations {
                 host: string;
                 /**
                  * @description 1–65535.
-                 * @example 34559
+                 * @example 46379
                  */
                 port: number;
             };
@@ -3482,7 +3551,7 @@ export interface operations {
             query: {
                 /**
                  * @description A full http or https URL.
-                 * @example http://site.lab.test:39289/ok
+                 * @example http://site.lab.test:39321/ok
                  */
                 url: string;
             };
@@ -3596,7 +3665,7 @@ export interface operations {
             query: {
                 /**
                  * @description A full http or https URL.
-                 * @example http://site.lab.test:39289/redirect?to=%2Fblog%2Fpost
+                 * @example http://site.lab.test:39321/redirect?to=%2Fblog%2Fpost
                  */
                 url: string;
             };
@@ -4151,6 +4220,125 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_tls_rpt"];
+                };
+            };
+        };
+    };
+    smtpStarttls: {
+        parameters: {
+            query: {
+                /**
+                 * @description MX host name or IP address.
+                 * @example MX.lab.test.
+                 */
+                host: string;
+                /**
+                 * @description TCP port, 1–65535; default 25 (587 for submission).
+                 * @example 39749
+                 */
+                port?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check ran; findings are in data. */
+            200: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SmtpStarttls"];
+                        meta: {
+                            /** @constant */
+                            tool: "smtp-starttls";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description Missing, repeated or invalid parameter; target refused (private or internal address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_smtp_starttls"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_smtp_starttls"];
+                };
+            };
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
+            429: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_smtp_starttls"];
+                };
+            };
+            /** @description A bug on our side; the message is generic. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_smtp_starttls"];
+                };
+            };
+            /** @description The check could not be done: an upstream refused, failed or answered garbage. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_smtp_starttls"];
+                };
+            };
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_smtp_starttls"];
+                };
+            };
+            /** @description The check ran out of time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_smtp_starttls"];
                 };
             };
         };

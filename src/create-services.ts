@@ -35,6 +35,8 @@ export interface ServiceOverrides {
   pingPath?: string;
   /** test seam: the ports website-health-check treats as HTTP and HTTPS (default 80 and 443); tests give their labs' */
   webPorts?: { http: number; https: number };
+  /** test seam: the port mailhealth-check talks SMTP on with MX hosts (default 25); tests give their lab's */
+  smtpPort?: number;
   /** the credit ledgers held elsewhere (a worker asking its primary, src/cluster/ledger-ipc.ts) */
   ledgers?: Readonly<Record<LedgerName, QuotaStore>>;
 }
@@ -107,6 +109,7 @@ export async function createServices(
     registryCache: createRegistryCache({ ...(overrides.now ? { now: overrides.now } : {}), redis }),
     pingPath: overrides.pingPath ?? 'ping',
     webPorts: overrides.webPorts ?? { http: 80, https: 443 },
+    smtpPort: overrides.smtpPort ?? 25,
     connections: connectionSettings({
       connectTimeoutMs: config.tcp.connectTimeoutMs,
       handshakeTimeoutMs: config.tls.handshakeTimeoutMs,

@@ -59,6 +59,8 @@ export interface Services {
   readonly pingPath: string;
   /** the ports website-health-check treats as HTTP and HTTPS: 80 and 443 (a test seam, ServiceOverrides.webPorts) */
   readonly webPorts: { readonly http: number; readonly https: number };
+  /** the port mailhealth-check talks SMTP on with MX hosts: 25 (a test seam, ServiceOverrides.smtpPort) */
+  readonly smtpPort: number;
   /** readiness (for /readyz): configuration loaded, and Redis reachable when `store.redisUrl` is set */
   ready(): Promise<{ ok: boolean; reason?: string }>;
   /** releases timers, sockets and stores */

@@ -17,8 +17,9 @@ import { createConnectionLoaders, type ConnectionLoaders } from './tls/loaders.j
 import { createHttpLoaders, type HttpLoaders } from './http/loaders.js';
 import { createPingLoaders, type PingLoaders } from './ping/loader.js';
 import { createRegistrationLoader, type RegistrationLoader } from './registry/loader.js';
+import { createSmtpLoaders, type SmtpLoaders } from './smtp/loader.js';
 
-export interface CheckContext extends ConnectionLoaders {
+export interface CheckContext extends ConnectionLoaders, SmtpLoaders {
   readonly config: Config;
   readonly signal: AbortSignal;
   readonly now: () => number;
@@ -38,6 +39,8 @@ export interface CheckContext extends ConnectionLoaders {
   readonly dnsAuthoritativePort: number;
   /** the ports website-health-check treats as HTTP and HTTPS (80 and 443; Services.webPorts, a test seam) */
   readonly webPorts: Services['webPorts'];
+  /** the port mailhealth-check talks SMTP on with MX hosts (25; Services.smtpPort, a test seam) */
+  readonly smtpPort: number;
   /** ASN / country facts of a public IP (once per request, cached 24 h across requests) */
   ipFacts(ip: string): Promise<IpFacts>;
   /** one guarded HTTP fetch (redirects followed, every hop checked) per (URL, body mode) per request (src/checks/http/loaders.ts) */
@@ -149,6 +152,7 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
     now: services.now,
     dnsAuthoritativePort: services.dnsAuthoritativePort,
     webPorts: services.webPorts,
+    smtpPort: services.smtpPort,
     get systemResolver() {
       return requireResolver();
     },
@@ -164,6 +168,14 @@ export function createCheckContext(services: Services, signal: AbortSignal): Che
       http: config.http,
       connections: services.connections,
       guard,
+      signal,
+      observe,
+    }),
+    // one SMTP session (with STARTTLS) per address, port and SNI per request (src/checks/smtp/loader.ts)
+    ...createSmtpLoaders({
+      smtp: config.smtp,
+      connections: services.connections,
+      assertAllowed,
       signal,
       observe,
     }),

@@ -4,6 +4,7 @@ import './types/my-ip.js';
 import './types/dns.js';
 import './types/dns-checks.js';
 import './types/mail.js';
+import './types/smtp.js';
 import './types/ip.js';
 import './types/registry.js';
 import './types/tls.js';

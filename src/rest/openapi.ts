@@ -64,8 +64,9 @@ const TAGS: readonly { name: string; description: string; tools: readonly string
   },
   {
     name: 'Mail transport',
-    description: 'Whether mail to a domain travels encrypted and authenticated: TLS reporting.',
-    tools: ['tls-rpt'],
+    description:
+      'Whether mail to a domain travels encrypted and authenticated: STARTTLS, DANE, MTA-STS, TLS reporting.',
+    tools: ['smtp-starttls', 'tls-rpt'],
   },
   {
     name: 'TLS/HTTP',

@@ -30,4 +30,10 @@ export class QueryReader {
   port(name: string): number {
     return parsePort(name, this.required(name));
   }
+
+  /** A port that may be left out (null: the check's default). */
+  optionalPort(name: string): number | null {
+    const v = this.optional(name);
+    return v === null ? null : parsePort(name, v);
+  }
 }

@@ -61,5 +61,9 @@ export const restRoutes: ReadonlyMap<string, RestRoute> = new Map(
     route('website-health-check', ops.WebsiteHealthCheckDocument, (q) => ({ target: q.required('target') })),
     route('mailhealth-check', ops.MailhealthCheckDocument, (q) => ({ domain: q.required('domain') })),
     route('tls-rpt', ops.TlsRptDocument, (q) => ({ domain: q.required('domain') })),
+    route('smtp-starttls', ops.SmtpStarttlsDocument, (q) => ({
+      host: q.required('host'),
+      port: q.optionalPort('port'),
+    })),
   ].map((r) => [r.tool, r]),
 );
