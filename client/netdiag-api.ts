@@ -529,6 +529,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dane": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * dane (3 credits)
+         * @description The DANE TLSA records of a mail server, their DNSSEC state, and whether they match the certificate chain it presents (REST: dane). The chain comes from STARTTLS on ports 25 and 587, from TLS at once on other ports. Private and internal addresses are refused.
+         *
+         *     Costs 3 credits. GraphQL field: `dane`.
+         */
+        get: operations["dane"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1379,6 +1401,30 @@ export interface components {
             /** @description The whole session, connect to handshake. */
             responseTimeMs: number;
         };
+        Dane: {
+            host: string;
+            port: number;
+            /** @description The TLSA owner name asked: _<port>._tcp.<host>. */
+            name: string;
+            tlsa: {
+                /** @description 0 PKIX-TA, 1 PKIX-EE, 2 DANE-TA, 3 DANE-EE; for SMTP only 2 and 3 are usable (RFC 7672 §3.1.3). */
+                usage: number;
+                /** @description 0 the full certificate, 1 its SubjectPublicKeyInfo. */
+                selector: number;
+                /** @description 0 exact, 1 SHA-256, 2 SHA-512. */
+                matchingType: number;
+                /** @description The certificate association data, hex, lower case. */
+                data: string;
+                /** @description This record matches the presented chain: usages 1 and 3 against the leaf, 0 and 2 against the issuers. False when no chain was obtained. */
+                matches: boolean;
+            }[];
+            /** @description "secure" (the validating resolver authenticated the answer, AD), "insecure" (not authenticated), "bogus" (the records do not validate). */
+            dnssec: string;
+            /** @description The first that applies: "no-tlsa" (no TLSA record), "error" (bogus records, or no chain to match; `error` says why), "insecure" (records not authenticated: senders ignore them), "unusable" (secure, but no DANE-TA/DANE-EE record), "valid" (a usable record matches), "mismatch" (none matches: DANE-aware senders will not deliver). */
+            status: string;
+            /** @description Why the chain could not be obtained or the records are bogus; null otherwise. */
+            error: string | null;
+        };
         Error_my_ip: {
             /** @constant */
             ok: false;
@@ -1639,6 +1685,17 @@ export interface components {
             meta: {
                 /** @constant */
                 tool: "smtp-starttls";
+                /** @constant */
+                version: "v1";
+            };
+        };
+        Error_dane: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool: "dane";
                 /** @constant */
                 version: "v1";
             };
@@ -3437,7 +3494,7 @@ export interface operations {
                 host: string;
                 /**
                  * @description 1–65535.
-                 * @example 46379
+                 * @example 34715
                  */
                 port: number;
             };
@@ -3551,7 +3608,7 @@ export interface operations {
             query: {
                 /**
                  * @description A full http or https URL.
-                 * @example http://site.lab.test:39321/ok
+                 * @example http://site.lab.test:44663/ok
                  */
                 url: string;
             };
@@ -3665,7 +3722,7 @@ export interface operations {
             query: {
                 /**
                  * @description A full http or https URL.
-                 * @example http://site.lab.test:39321/redirect?to=%2Fblog%2Fpost
+                 * @example http://site.lab.test:44663/redirect?to=%2Fblog%2Fpost
                  */
                 url: string;
             };
@@ -4234,7 +4291,7 @@ export interface operations {
                 host: string;
                 /**
                  * @description TCP port, 1–65535; default 25 (587 for submission).
-                 * @example 39749
+                 * @example 42225
                  */
                 port?: number;
             };
@@ -4339,6 +4396,125 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_smtp_starttls"];
+                };
+            };
+        };
+    };
+    dane: {
+        parameters: {
+            query: {
+                /**
+                 * @description The MX host name.
+                 * @example mx.secure.lab
+                 */
+                host: string;
+                /**
+                 * @description TCP port, 1–65535; default 25.
+                 * @example 46721
+                 */
+                port?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check ran; findings are in data. */
+            200: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Dane"];
+                        meta: {
+                            /** @constant */
+                            tool: "dane";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description Missing, repeated or invalid parameter; target refused (private or internal address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dane"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dane"];
+                };
+            };
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
+            429: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dane"];
+                };
+            };
+            /** @description A bug on our side; the message is generic. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dane"];
+                };
+            };
+            /** @description The check could not be done: an upstream refused, failed or answered garbage. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dane"];
+                };
+            };
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dane"];
+                };
+            };
+            /** @description The check ran out of time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dane"];
                 };
             };
         };

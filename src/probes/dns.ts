@@ -47,6 +47,7 @@ export type {
   RrsigData,
   SoaData,
   SrvData,
+  TlsaData,
 } from './dns/types.js';
 export { recordsOfType, responseTtl } from './dns/answers.js';
 

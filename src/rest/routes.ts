@@ -65,5 +65,6 @@ export const restRoutes: ReadonlyMap<string, RestRoute> = new Map(
       host: q.required('host'),
       port: q.optionalPort('port'),
     })),
+    route('dane', ops.DaneDocument, (q) => ({ host: q.required('host'), port: q.optionalPort('port') })),
   ].map((r) => [r.tool, r]),
 );

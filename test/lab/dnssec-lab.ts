@@ -46,11 +46,17 @@ export interface DnssecLab {
 
 const SOA = '@ IN SOA ns.lab. hostmaster.lab. 1 3600 600 86400 60';
 
-function childZoneLines(): string[] {
-  return [SOA, '@ IN NS ns.lab.', '@ IN A 192.0.2.1', 'www IN A 192.0.2.2'];
+function childZoneLines(extra: readonly string[] = []): string[] {
+  return [SOA, '@ IN NS ns.lab.', '@ IN A 192.0.2.1', 'www IN A 192.0.2.2', ...extra];
 }
 
-export async function startDnssecLab(): Promise<DnssecLab> {
+export interface DnssecLabOptions {
+  /** more zone-file lines for a lab zone, signed with it (e.g. TLSA records and an MX host's address for dane) */
+  readonly extraLines?: Partial<Record<keyof typeof DNSSEC_LAB_ZONES, readonly string[]>>;
+}
+
+export async function startDnssecLab(options: DnssecLabOptions = {}): Promise<DnssecLab> {
+  const extra = options.extraLines ?? {};
   const dir = mkdtempSync(join(tmpdir(), 'netdiag-dnssec-'));
   const servers: UnboundServer[] = [];
   const close = async () => {
@@ -69,23 +75,29 @@ export async function startDnssecLab(): Promise<DnssecLab> {
     ]);
 
     const children = await Promise.all([
-      signZone(writeZoneFile(dir, enabled, childZoneLines()), enabledKey, valid).then((zonefile) => ({
+      signZone(writeZoneFile(dir, enabled, childZoneLines(extra.enabled)), enabledKey, valid).then((zonefile) => ({
         name: enabled,
         zonefile,
       })),
-      signZone(writeZoneFile(dir, insecure, childZoneLines()), insecureKey, valid).then((zonefile) => ({
+      signZone(writeZoneFile(dir, insecure, childZoneLines(extra.insecure)), insecureKey, valid).then((zonefile) => ({
         name: insecure,
         zonefile,
       })),
-      { name: disabled, zonefile: writeZoneFile(dir, disabled, childZoneLines()) },
-      signZone(writeZoneFile(dir, bogusExpired, childZoneLines()), expiredKey, expiredValidity()).then((zonefile) => ({
+      { name: disabled, zonefile: writeZoneFile(dir, disabled, childZoneLines(extra.disabled)) },
+      signZone(
+        writeZoneFile(dir, bogusExpired, childZoneLines(extra.bogusExpired)),
+        expiredKey,
+        expiredValidity(),
+      ).then((zonefile) => ({
         name: bogusExpired,
         zonefile,
       })),
-      signZone(writeZoneFile(dir, bogusSignature, childZoneLines()), badsigKey, valid).then((zonefile) => {
-        corruptSignature(zonefile, bogusSignature, 'DNSKEY');
-        return { name: bogusSignature, zonefile };
-      }),
+      signZone(writeZoneFile(dir, bogusSignature, childZoneLines(extra.bogusSignature)), badsigKey, valid).then(
+        (zonefile) => {
+          corruptSignature(zonefile, bogusSignature, 'DNSKEY');
+          return { name: bogusSignature, zonefile };
+        },
+      ),
     ]);
     const labZone = writeZoneFile(dir, 'lab', [
       SOA,

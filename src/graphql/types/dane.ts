@@ -1,0 +1,76 @@
+/** dane: object types and the query field (mail-transport.md). */
+import type { DaneResult, TlsaEntry } from '../../checks/mail/dane.js';
+import { runDane } from '../../checks/mail/dane-run.js';
+import { SMTP_PORT } from '../../checks/mail/starttls-run.js';
+import { InputError } from '../../errors.js';
+import { parseHostname } from '../../validation.js';
+import { builder } from '../builder.js';
+import { defineCheck } from '../checks.js';
+import { optionalPortArgument } from './smtp.js';
+
+const TlsaRecord = builder.objectRef<TlsaEntry>('TlsaRecord').implement({
+  description: 'One TLSA record (RFC 6698 §2.1) and whether it matches the chain the server presented.',
+  fields: (t) => ({
+    usage: t.exposeInt('usage', {
+      description: '0 PKIX-TA, 1 PKIX-EE, 2 DANE-TA, 3 DANE-EE; for SMTP only 2 and 3 are usable (RFC 7672 §3.1.3).',
+    }),
+    selector: t.exposeInt('selector', { description: '0 the full certificate, 1 its SubjectPublicKeyInfo.' }),
+    matchingType: t.exposeInt('matchingType', { description: '0 exact, 1 SHA-256, 2 SHA-512.' }),
+    data: t.exposeString('data', { description: 'The certificate association data, hex, lower case.' }),
+    matches: t.exposeBoolean('matches', {
+      description:
+        'This record matches the presented chain: usages 1 and 3 against the leaf, 0 and 2 against the issuers. False when no chain was obtained.',
+    }),
+  }),
+});
+
+const Dane = builder.objectRef<DaneResult>('Dane').implement({
+  description:
+    'DANE for a mail server (RFC 6698, RFC 7672): its TLSA records, their DNSSEC state, and whether they match.',
+  fields: (t) => ({
+    host: t.exposeString('host'),
+    port: t.exposeInt('port'),
+    name: t.exposeString('name', { description: 'The TLSA owner name asked: _<port>._tcp.<host>.' }),
+    tlsa: t.field({ type: [TlsaRecord], resolve: (r) => r.tlsa }),
+    dnssec: t.exposeString('dnssec', {
+      description:
+        '"secure" (the validating resolver authenticated the answer, AD), "insecure" (not authenticated), "bogus" (the records do not validate).',
+    }),
+    status: t.exposeString('status', {
+      description:
+        'The first that applies: "no-tlsa" (no TLSA record), "error" (bogus records, or no chain to match; `error` says why), "insecure" (records not authenticated: senders ignore them), "unusable" (secure, but no DANE-TA/DANE-EE record), "valid" (a usable record matches), "mismatch" (none matches: DANE-aware senders will not deliver).',
+    }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description: 'Why the chain could not be obtained or the records are bogus; null otherwise.',
+    }),
+  }),
+});
+
+builder.queryField('dane', (t) =>
+  t.field({
+    nullable: true,
+    type: Dane,
+    description:
+      'The DANE TLSA records of a mail server, their DNSSEC state, and whether they match the certificate chain it presents (REST: dane). The chain comes from STARTTLS on ports 25 and 587, from TLS at once on other ports. Private and internal addresses are refused.',
+    args: {
+      host: t.arg.string({ required: true, description: 'The MX host name.' }),
+      port: t.arg.int({ description: 'TCP port, 1–65535; default 25.' }),
+    },
+    resolve: defineCheck({
+      field: 'dane',
+      tool: 'dane',
+      parse: (args: { host: string; port?: number | null }) => {
+        const host = parseHostname('host', args.host);
+        const port = optionalPortArgument('port', args.port, SMTP_PORT);
+        if (`_${port}._tcp.${host}`.length > 253)
+          throw new InputError(
+            'host',
+            `host: _${port}._tcp.${host} would be longer than the 253 characters a DNS name may have`,
+          );
+        return { host, port };
+      },
+      run: (input, checks) => runDane(checks, input),
+    }),
+  }),
+);
