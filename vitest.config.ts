@@ -13,6 +13,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    // no packet leaves loopback, in CI's network namespace or not
+    setupFiles: ['test/setup/loopback-only.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Lab servers bind port 0 on loopback; files run in parallel on the two cores.

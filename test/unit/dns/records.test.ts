@@ -234,7 +234,7 @@ describe('records outside RecordType (authority sections, other types)', () => {
     });
   });
 
-  it('other types give their RDATA in hex (RFC 3597)', () => {
+  it('other types give their RDATA in hex (RFC 3597); TLSA is read into its fields', () => {
     const [tlsa, hinfo] = decodeRecords([
       {
         name: '_443._tcp.a.test',
@@ -244,7 +244,8 @@ describe('records outside RecordType (authority sections, other types)', () => {
       },
       { name: 'a.test', type: 'HINFO', ttl: 60, data: { cpu: 'X', os: 'Y' } },
     ]);
-    expect(tlsa!.data).toEqual({ rdataHex: '0301010102' });
+    // TLSA is read field by field (dane, RFC 6698 §2.1); HINFO stays opaque
+    expect(tlsa!.data).toEqual({ usage: 3, selector: 1, matchingType: 1, data: '0102' });
     expect(hinfo!.data).toEqual({ rdataHex: '01580159' });
   });
 
