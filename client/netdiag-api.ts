@@ -472,7 +472,7 @@ export interface paths {
         };
         /**
          * mailhealth-check (3 credits)
-         * @description MX, SPF, DMARC, DKIM and blacklist checks of a domain in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' DNS questions, each asked once; a part that fails, or is still running 25 s after the start, is that check's error and the others still report.
+         * @description MX, SPF, DMARC, DKIM and blacklist checks of a domain, and how mail to it travels (TLS reporting, STARTTLS and DANE of each MX host), in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' DNS questions, each asked once; a part that fails, or is still running 25 s after the start, is that check's error and the others still report.
          *
          *     Costs 3 credits. GraphQL field: `mailhealthCheck`.
          */
@@ -1346,6 +1346,96 @@ export interface components {
                     skipped: {
                         /** @description An address, or an MX host whose addresses could not be resolved. */
                         target: string;
+                        reason: string;
+                    }[] | null;
+                } | {
+                    /** @description tls-rpt's data. */
+                    tlsRpt: {
+                        domain: string;
+                        /** @description A TXT record beginning with v=TLSRPTv1 exists at _smtp._tls.<domain>. */
+                        found: boolean;
+                        /** @description The record that applies; "" when none (no record, or several). */
+                        record: string;
+                        /** @description Several TLS-RPT records: none applies (RFC 8460 §3). */
+                        multiple: boolean;
+                        /** @description The rua= URIs (mailto: or https:) as written. */
+                        rua: string[];
+                        /** @description Exactly one record, with a rua= and nothing invalid. */
+                        valid: boolean;
+                        errors: string[];
+                    } | null;
+                } | {
+                    /** @description smtp-starttls's data for each MX host tested, by priority. */
+                    starttls: {
+                        /** @description The host as asked (lower case, no trailing dot). */
+                        host: string;
+                        /** @description The address talked to: the first IPv4 address, else the first IPv6. */
+                        ip: string;
+                        port: number;
+                        /** @description The text of the 220 greeting; "" when none came. */
+                        banner: string;
+                        /** @description The extension lines of the EHLO reply before STARTTLS, as sent (e.g. "STARTTLS", "SIZE 10240000"). */
+                        ehlo: string[];
+                        /** @description "offered" or "not-offered" (in the EHLO reply). */
+                        starttls: string;
+                        /** @description Null when no handshake completed. */
+                        tls: {
+                            /** @description e.g. "TLSv1.3". */
+                            version: string;
+                            /** @description OpenSSL name of the negotiated cipher suite. */
+                            cipher: string;
+                            certificate: {
+                                /** @description The leaf's CN, or its O when it has no CN. */
+                                subject: string | null;
+                                issuer: string | null;
+                                /** @description notAfter, ISO 8601 UTC. */
+                                validTo: string;
+                                daysRemaining: number;
+                                /** @description As ssl-checker: "valid", "expired", "not-yet-valid", "hostname-mismatch" (not issued for the host; for an IP literal, no matching IP SAN) or "untrusted". */
+                                status: string;
+                            };
+                        } | null;
+                        /** @description The first that applies: "unreachable" (refused, no answer, not SMTP, a 421/554 greeting or EHLO refused; `error` says which), "no-starttls", "tls-failed" (STARTTLS refused or the handshake failed; `error` says why), "certificate-problem" (the handshake completed, the certificate is not valid for the host — many MTAs still deliver), "ok". */
+                        status: string;
+                        /** @description Why the status is not ok; null otherwise. */
+                        error: string | null;
+                        /** @description The whole session, connect to handshake. */
+                        responseTimeMs: number;
+                    }[] | null;
+                    notTested: {
+                        host: string;
+                        /** @description Why the MX host was not tested: refused by the target rules, no address, beyond the first 5. */
+                        reason: string;
+                    }[] | null;
+                } | {
+                    /** @description dane's data for each MX host tested, by priority. */
+                    dane: {
+                        host: string;
+                        port: number;
+                        /** @description The TLSA owner name asked: _<port>._tcp.<host>. */
+                        name: string;
+                        tlsa: {
+                            /** @description 0 PKIX-TA, 1 PKIX-EE, 2 DANE-TA, 3 DANE-EE; for SMTP only 2 and 3 are usable (RFC 7672 §3.1.3). */
+                            usage: number;
+                            /** @description 0 the full certificate, 1 its SubjectPublicKeyInfo. */
+                            selector: number;
+                            /** @description 0 exact, 1 SHA-256, 2 SHA-512. */
+                            matchingType: number;
+                            /** @description The certificate association data, hex, lower case. */
+                            data: string;
+                            /** @description This record matches the presented chain: usages 1 and 3 against the leaf, 0 and 2 against the issuers. False when no chain was obtained. */
+                            matches: boolean;
+                        }[];
+                        /** @description "secure" (the validating resolver authenticated the answer, AD), "insecure" (not authenticated), "bogus" (the records do not validate). */
+                        dnssec: string;
+                        /** @description The first that applies: "no-tlsa" (no TLSA record), "error" (bogus records, or no chain to match; `error` says why), "insecure" (records not authenticated: senders ignore them), "unusable" (secure, but no DANE-TA/DANE-EE record), "valid" (a usable record matches), "mismatch" (none matches: DANE-aware senders will not deliver). */
+                        status: string;
+                        /** @description Why the chain could not be obtained or the records are bogus; null otherwise. */
+                        error: string | null;
+                    }[] | null;
+                    notTested: {
+                        host: string;
+                        /** @description Why the MX host was not tested: refused by the target rules, no address, beyond the first 5. */
                         reason: string;
                     }[] | null;
                 };

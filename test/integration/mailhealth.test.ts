@@ -1,7 +1,12 @@
 /**
  * mailhealth-check end to end, against a loopback DNS lab as the system resolver (playing the
- * domains, their providers and the block lists): a healthy domain, a broken one, a null-MX domain,
- * failing and slow parts, and each distinct DNS question asked once per request.
+ * domains, their providers and the block lists) and loopback SMTP servers playing the MX hosts: a
+ * healthy domain, a broken one, a null-MX domain, failing and slow parts, and each distinct DNS
+ * question asked once per request.
+ *
+ * The MX hosts have addresses in 127.0.0.0/29, which `targets.allow` treats as public (so the block
+ * lists are asked about them and the SMTP parts connect to them); 127.0.0.10 stands for an address
+ * the target rules refuse.
  */
 import { setMaxListeners } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,24 +16,39 @@ import { checkSpecForField } from '../../src/graphql/checks.js';
 import { createTestApp, graphql, type TestApp } from '../helpers/app.js';
 import { openApiMismatches } from '../helpers/openapi.js';
 import { rr, startDnsLab, type DnsLab } from '../lab/dns-server.js';
+import { labPki } from '../lab/pki.js';
+import { startSmtpServer, type LabSmtpServer } from '../lab/smtp-server.js';
 
 const META = { tool: 'mailhealth-check', version: 'v1' };
 const ED25519 = 'v=DKIM1; k=ed25519; p=11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=';
 
 let lab: DnsLab;
 let t: TestApp;
+const smtp: LabSmtpServer[] = [];
+/** the port every lab MX host listens on: the app's SMTP port (the smtpPort seam) */
+let smtpPort: number;
+/** the app's configuration (the allowing app of one test adds to it) */
+let appConfig: Record<string, any>;
+let appOverrides: Record<string, any>;
 
-// Public-looking addresses, used only as labels of questions to the loopback lab: nothing connects to them.
 beforeAll(async () => {
+  const pki = await labPki();
+  const tls = { cert: pki.good.chain, key: pki.good.key };
+  // mx1/mx2.lab.test: STARTTLS with a certificate valid for *.lab.test; mx.broken.test: no STARTTLS
+  smtp.push(await startSmtpServer({ behaviour: 'starttls', tls, host: '127.0.0.4' }));
+  smtpPort = smtp[0]!.port;
+  smtp.push(await startSmtpServer({ behaviour: 'starttls', tls, host: '127.0.0.5', port: smtpPort }));
+  smtp.push(await startSmtpServer({ behaviour: 'plain', host: '127.0.0.7', port: smtpPort }));
   lab = await startDnsLab({
     authoritative: false,
     records: [
       // healthy.test: two MX hosts sharing an address, SPF with an include, DMARC reject, a DKIM key at a configured selector
-      rr.mx('healthy.test', 10, 'mx1.healthy.test'),
-      rr.mx('healthy.test', 20, 'mx2.healthy.test'),
-      rr.a('mx1.healthy.test', '1.2.3.4'),
-      rr.a('mx2.healthy.test', '1.2.3.5'),
-      rr.a('mx2.healthy.test', '1.2.3.4'),
+      rr.mx('healthy.test', 10, 'mx1.lab.test'),
+      rr.mx('healthy.test', 20, 'mx2.lab.test'),
+      rr.a('mx1.lab.test', '127.0.0.4'),
+      rr.a('mx2.lab.test', '127.0.0.5'),
+      rr.a('mx2.lab.test', '127.0.0.4'),
+      rr.txt('_smtp._tls.healthy.test', 'v=TLSRPTv1; rua=mailto:tls@healthy.test'),
       rr.txt('healthy.test', 'v=spf1 mx include:_spf.provider.test -all'),
       rr.txt('healthy.test', 'site-verification=abc'),
       rr.txt('_spf.provider.test', 'v=spf1 ip4:198.51.100.0/24 ~all'),
@@ -36,13 +56,13 @@ beforeAll(async () => {
       rr.txt('s1._domainkey.healthy.test', ED25519),
       // broken.test: two SPF records (one including Google's), no DMARC, a listed MX address, a key at Google's selector
       rr.mx('broken.test', 10, 'mx.broken.test'),
-      rr.a('mx.broken.test', '1.2.3.9'),
+      rr.a('mx.broken.test', '127.0.0.7'),
       rr.txt('broken.test', 'v=spf1 include:_spf.google.com ~all'),
       rr.txt('broken.test', 'v=spf1 mx -all'),
       rr.txt('_spf.google.com', 'v=spf1 ip4:35.190.247.0/24 ~all'),
       rr.txt('google._domainkey.broken.test', ED25519),
-      rr.a('9.3.2.1.bl.test', '127.0.0.2'),
-      rr.txt('9.3.2.1.bl.test', 'Listed: spam source'),
+      rr.a('7.0.0.127.bl.test', '127.0.0.2'),
+      rr.txt('7.0.0.127.bl.test', 'Listed: spam source'),
       // nullmx.test: takes no mail and says so everywhere
       rr.mx('nullmx.test', 0, '.'),
       rr.txt('nullmx.test', 'v=spf1 -all'),
@@ -51,16 +71,17 @@ beforeAll(async () => {
       rr.mx('partial.test', 10, 'mx1.partial.test'),
       rr.mx('partial.test', 20, 'mx2.partial.test'),
       rr.mx('partial.test', 30, 'internal.partial.test'),
-      rr.a('mx1.partial.test', '1.2.3.6'),
+      rr.a('mx1.partial.test', '127.0.0.6'),
       rr.aaaa('mx1.partial.test', '2001:4860::6'),
-      rr.a('mx2.partial.test', '1.2.3.7'),
-      rr.a('internal.partial.test', '10.1.2.3'),
+      rr.a('mx2.partial.test', '127.0.0.3'),
+      rr.a('internal.partial.test', '127.0.0.10'),
       rr.txt('partial.test', 'v=spf1 mx -all'),
       rr.txt('_dmarc.partial.test', 'v=DMARC1; p=quarantine'),
     ],
   });
-  t = await createTestApp({
+  appConfig = {
     dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 1000 },
+    targets: { allow: ['127.0.0.0/29'] },
     dnsbl: {
       zones: [
         { zone: 'bl.test', name: 'Lab BL' },
@@ -68,11 +89,17 @@ beforeAll(async () => {
       ],
     },
     dkim: { selectors: ['default', 's1'] },
-  });
+  };
+  appOverrides = {
+    connections: { tlsCa: pki.root.cert, connectTimeoutMs: 1000, handshakeTimeoutMs: 1000 },
+    smtpPort,
+  };
+  t = await createTestApp(appConfig, appOverrides);
 });
 afterAll(async () => {
   await t.close();
   await lab.close();
+  await Promise.all(smtp.map((s) => s.close()));
 });
 beforeEach(() => {
   lab.clearQueries();
@@ -96,18 +123,23 @@ describe('mailhealth-check', () => {
       meta: META,
       data: {
         domain: 'healthy.test',
-        verdict: { status: 'ok', headline: 'All 5 checks passed', summary: 'No problems found in 5 checks.' },
+        verdict: {
+          status: 'ok',
+          headline: 'All 8 checks passed, with 1 note',
+          summary:
+            'No problems found; worth knowing: DANE: No MX host publishes TLSA records: DANE is not in use (it needs a DNSSEC-signed zone).',
+        },
         checks: [
           {
             id: 'mx',
             label: 'MX records',
             status: 'ok',
-            summary: '2 MX hosts with addresses; mail goes first to mx1.healthy.test, priority 10.',
+            summary: '2 MX hosts with addresses; mail goes first to mx1.lab.test, priority 10.',
             error: null,
             details: {
               hosts: [
-                { priority: 10, exchange: 'mx1.healthy.test', ip: '1.2.3.4', provider: null },
-                { priority: 20, exchange: 'mx2.healthy.test', ip: '1.2.3.5', provider: null },
+                { priority: 10, exchange: 'mx1.lab.test', ip: '127.0.0.4', provider: null },
+                { priority: 20, exchange: 'mx2.lab.test', ip: '127.0.0.5', provider: null },
               ],
               total: 2,
               nullMx: false,
@@ -168,16 +200,85 @@ describe('mailhealth-check', () => {
               cleanIps: 2,
               results: [
                 {
-                  ip: '1.2.3.4',
+                  ip: '127.0.0.4',
                   listed: false,
                   listedOn: [],
-                  hosts: ['mx1.healthy.test', 'mx2.healthy.test'],
+                  hosts: ['mx1.lab.test', 'mx2.lab.test'],
                   failedLists: [],
                 },
-                { ip: '1.2.3.5', listed: false, listedOn: [], hosts: ['mx2.healthy.test'], failedLists: [] },
+                { ip: '127.0.0.5', listed: false, listedOn: [], hosts: ['mx2.lab.test'], failedLists: [] },
               ],
               listCount: 2,
               skipped: [],
+            },
+          },
+          {
+            id: 'tls-rpt',
+            label: 'TLS reporting',
+            status: 'ok',
+            summary: 'TLS failures are reported to mailto:tls@healthy.test.',
+            error: null,
+            details: {
+              tlsRpt: {
+                domain: 'healthy.test',
+                found: true,
+                record: 'v=TLSRPTv1; rua=mailto:tls@healthy.test',
+                multiple: false,
+                rua: ['mailto:tls@healthy.test'],
+                valid: true,
+                errors: [],
+              },
+            },
+          },
+          {
+            id: 'starttls',
+            label: 'STARTTLS',
+            status: 'ok',
+            summary: 'Every MX host offers STARTTLS with a valid certificate (mx1.lab.test and mx2.lab.test).',
+            error: null,
+            details: {
+              starttls: ['mx1.lab.test', 'mx2.lab.test'].map((host, i) => ({
+                host,
+                ip: `127.0.0.${4 + i}`,
+                port: smtpPort,
+                banner: 'mx.lab.test ESMTP lab',
+                ehlo: ['SIZE 10240000', '8BITMIME', 'STARTTLS', 'SMTPUTF8'],
+                starttls: 'offered',
+                tls: {
+                  version: 'TLSv1.3',
+                  cipher: expect.any(String),
+                  certificate: {
+                    subject: 'good.lab.test',
+                    issuer: 'Netdiag Lab Intermediate CA',
+                    validTo: expect.any(String),
+                    daysRemaining: expect.any(Number),
+                    status: 'valid',
+                  },
+                },
+                status: 'ok',
+                error: null,
+                responseTimeMs: expect.any(Number),
+              })),
+              notTested: [],
+            },
+          },
+          {
+            id: 'dane',
+            label: 'DANE',
+            status: 'info',
+            summary: 'No MX host publishes TLSA records: DANE is not in use (it needs a DNSSEC-signed zone).',
+            error: null,
+            details: {
+              dane: ['mx1.lab.test', 'mx2.lab.test'].map((host) => ({
+                host,
+                port: smtpPort,
+                name: `_${smtpPort}._tcp.${host}`,
+                tlsa: [],
+                dnssec: 'insecure',
+                status: 'no-tlsa',
+                error: null,
+              })),
+              notTested: [],
             },
           },
         ],
@@ -185,26 +286,32 @@ describe('mailhealth-check', () => {
     });
     expect(openApiMismatches('mailhealth-check', 200, body)).toEqual([]);
     expect(headers.get('ratelimit-remaining')).toBe('297');
-    // every part's questions, each once: MX is shared by mx, blacklist, dkim and SPF's "mx",
-    // the exchanges' addresses by mx and blacklist, 1.2.3.4 (two exchanges) is asked about once per list
+    // every part's questions, each once: MX is shared by mx, blacklist, dkim, SPF's "mx" and the transport
+    // parts, the exchanges' addresses by mx, blacklist and starttls, 127.0.0.4 (two exchanges) is asked
+    // about once per list
     expect(questions().sort()).toEqual(
       [
         'MX healthy.test',
-        'A mx1.healthy.test',
-        'AAAA mx1.healthy.test',
-        'A mx2.healthy.test',
-        'AAAA mx2.healthy.test',
+        'A mx1.lab.test',
+        'AAAA mx1.lab.test',
+        'A mx2.lab.test',
+        'AAAA mx2.lab.test',
         'TXT healthy.test',
         'TXT _spf.provider.test',
         'TXT _dmarc.healthy.test',
         'TXT default._domainkey.healthy.test',
         'TXT s1._domainkey.healthy.test',
-        'A 4.3.2.1.bl.test',
-        'A 4.3.2.1.spam.test',
-        'A 5.3.2.1.bl.test',
-        'A 5.3.2.1.spam.test',
+        'A 4.0.0.127.bl.test',
+        'A 4.0.0.127.spam.test',
+        'A 5.0.0.127.bl.test',
+        'A 5.0.0.127.spam.test',
+        'TXT _smtp._tls.healthy.test',
+        `TLSA _${smtpPort}._tcp.mx1.lab.test`,
+        `TLSA _${smtpPort}._tcp.mx2.lab.test`,
       ].sort(),
     );
+    // one SMTP session per MX address served both starttls and dane
+    expect(smtp[0]!.connections() + smtp[1]!.connections()).toBe(2);
   });
 
   it('a broken domain: two SPF records and a listed MX address are critical, no DMARC a warning; DKIM found at the selector of the provider in SPF', async () => {
@@ -217,7 +324,15 @@ describe('mailhealth-check', () => {
       ['dmarc', 'warning'],
       ['dkim', 'ok'],
       ['blacklist', 'critical'],
+      ['tls-rpt', 'info'],
+      ['starttls', 'critical'],
+      ['dane', 'info'],
     ]);
+    expect(checkOf(body, 'starttls')).toMatchObject({
+      summary:
+        'mx.broken.test does not offer STARTTLS, so mail to it travels in clear text; enable STARTTLS with a valid certificate.',
+      details: { starttls: [{ host: 'mx.broken.test', starttls: 'not-offered', tls: null, status: 'no-starttls' }] },
+    });
     expect(checkOf(body, 'spf')).toMatchObject({
       summary:
         'The domain publishes 2 SPF records, so receivers treat SPF as an error (permerror, RFC 7208 §4.5), as if there were none; merge them into one record.',
@@ -242,26 +357,26 @@ describe('mailhealth-check', () => {
     });
     expect(checkOf(body, 'blacklist')).toMatchObject({
       summary:
-        '1.2.3.9 (mx.broken.test) on Lab BL: receivers using that list reject or junk mail from it; find the cause (an open relay, a compromised account) and request delisting from each list.',
+        '127.0.0.7 (mx.broken.test) on Lab BL: receivers using that list reject or junk mail from it; find the cause (an open relay, a compromised account) and request delisting from each list.',
       details: {
         checkedIps: 1,
         listedIps: 1,
         cleanIps: 0,
-        results: [{ ip: '1.2.3.9', listed: true, listedOn: ['Lab BL'], hosts: ['mx.broken.test'], failedLists: [] }],
+        results: [{ ip: '127.0.0.7', listed: true, listedOn: ['Lab BL'], hosts: ['mx.broken.test'], failedLists: [] }],
       },
     });
     expect(body.data.verdict).toEqual({
       status: 'critical',
-      headline: '2 critical problems (SPF record and Blacklists) and 1 warning (DMARC policy)',
+      headline: '3 critical problems (SPF record, Blacklists and STARTTLS) and 1 warning (DMARC policy)',
       summary: expect.stringMatching(
-        /^SPF record: The domain publishes 2 SPF records.* Blacklists: 1\.2\.3\.9 .* DMARC policy: No DMARC record/,
+        /^SPF record: The domain publishes 2 SPF records.* Blacklists: 127\.0\.0\.7 .* STARTTLS: mx\.broken\.test does not offer STARTTLS/,
       ),
     });
     const asked = questions();
     expect(new Set(asked).size).toBe(asked.length);
     // the listing's explanation is asked for (dns-blacklist-checker's rule), the clean list's is not
-    expect(asked).toContain('TXT 9.3.2.1.bl.test');
-    expect(asked).not.toContain('TXT 9.3.2.1.spam.test');
+    expect(asked).toContain('TXT 7.0.0.127.bl.test');
+    expect(asked).not.toContain('TXT 7.0.0.127.spam.test');
   });
 
   it('a null-MX domain: mx, dkim and blacklist are info, nothing is asked about mail hosts', async () => {
@@ -274,17 +389,25 @@ describe('mailhealth-check', () => {
       ['dmarc', 'ok'],
       ['dkim', 'info'],
       ['blacklist', 'info'],
+      ['tls-rpt', 'info'],
+      ['starttls', 'info'],
+      ['dane', 'info'],
     ]);
+    expect(checkOf(body, 'starttls')).toMatchObject({
+      summary: 'The domain accepts no mail (null MX): there is no mail server to test.',
+      details: { starttls: [], notTested: [] },
+    });
     expect(checkOf(body, 'mx').details).toEqual({ hosts: [], total: 0, nullMx: true, rcode: 'NOERROR' });
     expect(checkOf(body, 'blacklist')).toMatchObject({
       summary: 'The domain takes no mail (null MX), so there is no mail server address to check.',
       details: { checkedIps: 0, listedIps: 0, cleanIps: 0, results: [], skipped: [] },
     });
     expect(body.data.verdict.status).toBe('ok');
-    expect(body.data.verdict.headline).toBe('All 5 checks passed, with 3 notes');
+    expect(body.data.verdict.headline).toBe('All 8 checks passed, with 6 notes');
     expect(questions().sort()).toEqual(
       [
         'MX nullmx.test',
+        'TXT _smtp._tls.nullmx.test',
         'TXT nullmx.test',
         'TXT _dmarc.nullmx.test',
         'TXT default._domainkey.nullmx.test',
@@ -304,6 +427,9 @@ describe('mailhealth-check', () => {
       ['dmarc', 'error'],
       ['dkim', 'ok'],
       ['blacklist', 'ok'],
+      ['tls-rpt', 'ok'],
+      ['starttls', 'ok'],
+      ['dane', 'info'],
     ]);
     const dmarc = checkOf(body, 'dmarc');
     expect(dmarc.error).toBe(`DNS server 127.0.0.1:${lab.port} answered TXT _dmarc.healthy.test with rcode SERVFAIL`);
@@ -334,7 +460,7 @@ describe('mailhealth-check', () => {
     expect(blacklist.summary).toMatch(
       /^No listing found for 1 address on 2 lists, but mx2\.partial\.test could not be resolved\.$/,
     );
-    expect(blacklist.details.results.map((r: any) => r.ip)).toEqual(['1.2.3.6']);
+    expect(blacklist.details.results.map((r: any) => r.ip)).toEqual(['127.0.0.6']);
     expect(blacklist.details.skipped).toEqual([
       {
         target: '2001:4860::6',
@@ -342,14 +468,22 @@ describe('mailhealth-check', () => {
       },
       { target: 'mx2.partial.test', reason: expect.stringMatching(/SERVFAIL/) },
       {
-        target: '10.1.2.3',
+        target: '127.0.0.10',
         reason: expect.stringMatching(
-          /^private[^:]* address of internal\.partial\.test: public block lists do not list it$/,
+          /^loopback[^:]* address of internal\.partial\.test: public block lists do not list it$/,
         ),
       },
     ]);
-    // nothing is asked about the private address
-    expect(questions().filter((q) => q.includes('3.2.1.10.'))).toEqual([]);
+    // nothing is asked about the refused address
+    expect(questions().filter((q) => q.includes('10.0.0.127.'))).toEqual([]);
+    // nothing listens at mx1: unreachable; mx2 has no address; the refused address is not connected to
+    const starttls = checkOf(body, 'starttls');
+    expect(starttls.status).toBe('error');
+    expect(starttls.details.starttls).toMatchObject([{ host: 'mx1.partial.test', status: 'unreachable' }]);
+    expect(starttls.details.notTested).toEqual([
+      { host: 'mx2.partial.test', reason: expect.stringMatching(/SERVFAIL/) },
+      { host: 'internal.partial.test', reason: expect.stringMatching(/127\.0\.0\.10, a loopback address/) },
+    ]);
   });
 
   it('a special-purpose MX address is a warning of the mx check', async () => {
@@ -357,25 +491,24 @@ describe('mailhealth-check', () => {
     expect(checkOf(body, 'mx')).toMatchObject({
       status: 'warning',
       summary: expect.stringMatching(
-        /^internal\.partial\.test \(10\.1\.2\.3, private[^)]*\) is not reachable from the Internet/,
+        /^internal\.partial\.test \(127\.0\.0\.10, loopback[^)]*\) is not reachable from the Internet/,
       ),
     });
   });
 
   it('an MX address that targets.allow treats as public is checked on the lists and is no mx warning', async () => {
-    const allowing = await createTestApp({
-      dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 1000 },
-      targets: { allow: ['10.0.0.0/8'] },
-      dnsbl: { zones: [{ zone: 'bl.test', name: 'Lab BL' }] },
-    });
+    const allowing = await createTestApp(
+      { ...appConfig, targets: { allow: ['127.0.0.0/8'] }, dnsbl: { zones: [{ zone: 'bl.test', name: 'Lab BL' }] } },
+      appOverrides,
+    );
     try {
       const res = await allowing.get('/api/v1/mailhealth-check?domain=partial.test');
       const body = await res.json();
       expect(checkOf(body, 'mx').status).toBe('ok');
       const blacklist = checkOf(body, 'blacklist');
-      expect(blacklist.details.results.map((r: any) => r.ip)).toEqual(['1.2.3.6', '1.2.3.7', '10.1.2.3']);
+      expect(blacklist.details.results.map((r: any) => r.ip)).toEqual(['127.0.0.6', '127.0.0.3', '127.0.0.10']);
       expect(blacklist.details.skipped.map((s: any) => s.target)).toEqual(['2001:4860::6']);
-      expect(questions()).toContain('A 3.2.1.10.bl.test');
+      expect(questions()).toContain('A 10.0.0.127.bl.test');
     } finally {
       await allowing.close();
     }
@@ -396,6 +529,9 @@ describe('mailhealth-check', () => {
       ['dmarc', 'error'],
       ['dkim', 'ok'],
       ['blacklist', 'ok'],
+      ['tls-rpt', 'ok'],
+      ['starttls', 'ok'],
+      ['dane', 'info'],
     ]);
     expect(result.checks[2]!.error).toMatch(/did not finish within 0\.3 s$/);
     expect(result.verdict.status).toBe('warning');
@@ -421,6 +557,9 @@ describe('mailhealth-check', () => {
         { id: 'dmarc', status: 'ok', error: null, details: { __typename: 'MailDmarcDetails' } },
         { id: 'dkim', status: 'ok', error: null, details: { __typename: 'MailDkimDetails', selectorsFound: ['s1'] } },
         { id: 'blacklist', status: 'ok', error: null, details: { __typename: 'MailBlacklistDetails' } },
+        { id: 'tls-rpt', status: 'ok', error: null, details: { __typename: 'MailTlsRptDetails' } },
+        { id: 'starttls', status: 'ok', error: null, details: { __typename: 'MailStarttlsDetails' } },
+        { id: 'dane', status: 'info', error: null, details: { __typename: 'MailDaneDetails' } },
       ],
     });
   });

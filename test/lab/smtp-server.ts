@@ -24,6 +24,8 @@ export interface LabSmtpOptions {
   /** the certificate (chain) and key of the STARTTLS handshake */
   tls?: { cert: string; key: string };
   host?: string;
+  /** default 0 (any free port); another server's port to serve several loopback addresses on one port */
+  port?: number;
   /** the name in the greeting and the EHLO reply */
   name?: string;
 }
@@ -127,7 +129,7 @@ export async function startSmtpServer(options: LabSmtpOptions): Promise<LabSmtpS
   }
 
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   return {
     port: (server.address() as AddressInfo).port,
     host,

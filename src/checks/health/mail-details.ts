@@ -4,9 +4,17 @@
  * found (null), so that clients can read details by id whatever the status.
  */
 import type { MxHost } from '../dns/lookup-run.js';
+import type { DaneResult } from '../mail/dane.js';
+import type { SmtpStarttlsResult } from '../mail/starttls.js';
+import type { TlsRptCheckResult } from '../mail/tls-rpt.js';
+import type { TransportSkip } from './mail-transport-rules.js';
 import type { HealthCheckStatus } from './verdict.js';
 
-export const MAIL_CHECK_IDS = ['mx', 'spf', 'dmarc', 'dkim', 'blacklist'] as const;
+/**
+ * api-v1.md's five, then the mail transport parts of mail-transport.md. The transport parts' details
+ * are the single checks' data (starttls and dane: one per MX host); null when the part could not run.
+ */
+export const MAIL_CHECK_IDS = ['mx', 'spf', 'dmarc', 'dkim', 'blacklist', 'tls-rpt', 'starttls', 'dane'] as const;
 export type MailCheckId = (typeof MAIL_CHECK_IDS)[number];
 
 export const MAIL_CHECK_LABELS: Readonly<Record<MailCheckId, string>> = {
@@ -15,6 +23,9 @@ export const MAIL_CHECK_LABELS: Readonly<Record<MailCheckId, string>> = {
   dmarc: 'DMARC policy',
   dkim: 'DKIM keys',
   blacklist: 'Blacklists',
+  'tls-rpt': 'TLS reporting',
+  starttls: 'STARTTLS',
+  dane: 'DANE',
 };
 
 export interface MxDetails {
@@ -100,12 +111,38 @@ export interface BlacklistDetails {
   skipped: BlacklistSkip[] | null;
 }
 
+/*
+ * The transport parts' details hold their single check's data under the check's name (GraphQL: one
+ * union, whose members may not share a field name with another type), null when the part could not run.
+ */
+
+export interface TlsRptDetails {
+  /** tls-rpt's data */
+  tlsRpt: TlsRptCheckResult | null;
+}
+
+export interface StarttlsDetails {
+  /** smtp-starttls's data for each MX host tested (its first address, at most 5, by priority) */
+  starttls: SmtpStarttlsResult[] | null;
+  /** MX hosts not tested, with the reason (refused by the target rules, no address, beyond the first 5) */
+  notTested: TransportSkip[] | null;
+}
+
+export interface DaneDetails {
+  /** dane's data for each MX host tested (port 25, at most 5, by priority) */
+  dane: DaneResult[] | null;
+  notTested: TransportSkip[] | null;
+}
+
 export interface MailDetailsById {
   mx: MxDetails;
   spf: SpfDetails;
   dmarc: DmarcDetails;
   dkim: DkimDetails;
   blacklist: BlacklistDetails;
+  'tls-rpt': TlsRptDetails;
+  starttls: StarttlsDetails;
+  dane: DaneDetails;
 }
 
 export interface MailFinding<D> {
@@ -131,6 +168,9 @@ export function mailDetailsNotMeasured<K extends MailCheckId>(id: K): MailDetail
     dmarc: { record: null, policy: null, found: null, inherited: null, queriedName: null },
     dkim: { selectorsFound: null, selectorsChecked: null, providers: null, failedSelectors: null },
     blacklist: { checkedIps: null, listedIps: null, cleanIps: null, results: null, listCount: null, skipped: null },
+    'tls-rpt': { tlsRpt: null },
+    starttls: { starttls: null, notTested: null },
+    dane: { dane: null, notTested: null },
   };
   return empty[id];
 }

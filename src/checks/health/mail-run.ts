@@ -28,7 +28,7 @@ import type { ResolvedAddress } from '../../probes/guard.js';
 import type { CheckContext } from '../context.js';
 import { runDnsblCheck } from '../dns/dnsbl-run.js';
 import { runMxLookup } from '../dns/lookup-run.js';
-import { runDkimCheck, runDmarcCheck, runSpfCheck, spfLookups, txtLookup } from '../mail/auth-run.js';
+import { runDkimCheck, runDmarcCheck, runSpfCheck, runTlsRptCheck, spfLookups, txtLookup } from '../mail/auth-run.js';
 import { inferProviders } from '../mail/providers.js';
 import { parseSpfRecord, selectSpfRecords, spfIncludeTargets } from '../mail/spf.js';
 import {
@@ -53,6 +53,15 @@ import {
   type DkimFacts,
   type DkimSelectorOutcome,
 } from './mail-rules.js';
+import { daneFacts, starttlsFacts } from './mail-transport-run.js';
+import {
+  daneFinding,
+  starttlsFinding,
+  tlsRptFinding,
+  type MxContext,
+  type PerHostFacts,
+} from './mail-transport-rules.js';
+import type { DaneResult } from '../mail/dane.js';
 import { prefetchSpfTree } from './spf-prefetch.js';
 import { verdictOf, type HealthCheckStatus, type Verdict } from './verdict.js';
 
@@ -102,6 +111,9 @@ export async function runMailHealth(
     const rootSpf = rootSpfIncludes(ctx, domain);
 
     const spf = runSpfCheck(ctx, domain);
+    // the transport parts test the MX hosts; one SMTP session per host serves starttls and dane
+    const starttls = mxNames.then((m) => starttlsFacts(ctx, m.exchanges));
+    const dane = mxNames.then((m) => daneFacts(ctx, m.exchanges));
     // never rejects on a DNS failure (the walk reports those); anything else the walk meets too
     prefetchSpfTree(spfLookups(ctx), domain).catch(() => undefined);
 
@@ -111,6 +123,11 @@ export async function runMailHealth(
       dmarc: Promise.all([runDmarcCheck(ctx, domain), nullMx]).then(([result, isNull]) => dmarcFinding(result, isNull)),
       dkim: dkimFacts(ctx, domain, mxNames, rootSpf, nullMx).then(dkimFinding),
       blacklist: blacklistFacts(ctx, domain, mxNames).then(blacklistFinding),
+      'tls-rpt': Promise.all([runTlsRptCheck(ctx, domain), dane.catch(() => null)]).then(([tlsRpt, daneDetails]) =>
+        tlsRptFinding(tlsRpt, { mtaSts: false, dane: usesDane(daneDetails) }),
+      ),
+      starttls: Promise.all([mxNames, starttls]).then(([mx, details]) => starttlsFinding(details, mxContext(mx))),
+      dane: Promise.all([mxNames, dane]).then(([mx, details]) => daneFinding(details, mxContext(mx))),
     };
 
     const failures: NetdiagError[] = [];
@@ -122,6 +139,15 @@ export async function runMailHealth(
   } finally {
     bound.dispose();
   }
+}
+
+function mxContext(mx: MxNames): MxContext {
+  return { nullMx: mx.nullMx, hostCount: mx.exchanges.length };
+}
+
+/** DANE is in use when a tested MX host has secure TLSA records. */
+function usesDane(facts: PerHostFacts<DaneResult> | null): boolean {
+  return facts?.hosts.some((h) => h.tlsa.length > 0 && h.dnssec === 'secure') ?? false;
 }
 
 /** One part's finding as a check; its failure or its running past the bound is its `error`. */

@@ -24,7 +24,7 @@ const TlsaRecord = builder.objectRef<TlsaEntry>('TlsaRecord').implement({
   }),
 });
 
-const Dane = builder.objectRef<DaneResult>('Dane').implement({
+export const Dane = builder.objectRef<DaneResult>('Dane').implement({
   description:
     'DANE for a mail server (RFC 6698, RFC 7672): its TLSA records, their DNSSEC state, and whether they match.',
   fields: (t) => ({

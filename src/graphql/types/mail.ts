@@ -289,7 +289,7 @@ builder.queryField('dmarcChecker', (t) =>
 
 /* ----------------------------------------------------------------- TLS-RPT */
 
-const TlsRptCheck = builder.objectRef<TlsRptCheckResult>('TlsRptCheck').implement({
+export const TlsRptCheck = builder.objectRef<TlsRptCheckResult>('TlsRptCheck').implement({
   description: 'SMTP TLS Reporting (RFC 8460): where sending MTAs report TLS failures with the MX hosts.',
   fields: (t) => ({
     domain: t.exposeString('domain'),

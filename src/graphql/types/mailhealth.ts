@@ -8,12 +8,16 @@ import type {
   BlacklistSkip,
   DkimDetails,
   DkimSelectorFailure,
+  DaneDetails,
   DmarcDetails,
   MailCheckId,
+  StarttlsDetails,
+  TlsRptDetails,
   MxDetails,
   SpfDetails,
 } from '../../checks/health/mail-details.js';
 import { runMailHealth, type MailHealthCheck, type MailHealthResult } from '../../checks/health/mail-run.js';
+import type { TransportSkip } from '../../checks/health/mail-transport-rules.js';
 import {
   BLACKLIST_LISTINGS_CRITICAL,
   MAIL_PART_BOUND_MS,
@@ -23,7 +27,10 @@ import type { MxHost } from '../../checks/dns/lookup-run.js';
 import { parseHostname } from '../../validation.js';
 import { builder } from '../builder.js';
 import { defineCheck } from '../checks.js';
+import { Dane } from './dane.js';
 import { DnsRcode } from './dns.js';
+import { TlsRptCheck } from './mail.js';
+import { SmtpStarttls } from './smtp.js';
 import { HealthCheckRef, HealthVerdictRef } from './health.js';
 
 const MailMxHost = builder.objectRef<MxHost>('MailMxHost').implement({
@@ -184,12 +191,62 @@ const MailBlacklistDetails = builder.objectRef<BlacklistDetails>('MailBlacklistD
   }),
 });
 
+const MailTransportSkip = builder.objectRef<TransportSkip>('MailTransportSkip').implement({
+  fields: (t) => ({
+    host: t.exposeString('host'),
+    reason: t.exposeString('reason', {
+      description: 'Why the MX host was not tested: refused by the target rules, no address, beyond the first 5.',
+    }),
+  }),
+});
+
+const MailTlsRptDetails = builder.objectRef<TlsRptDetails>('MailTlsRptDetails').implement({
+  description:
+    'tls-rpt — warning: a record that is not valid, or none while the domain uses MTA-STS or DANE (delivery failures go unreported, RFC 8460); info: no record; ok: a valid record.',
+  fields: (t) => ({
+    tlsRpt: t.field({ type: TlsRptCheck, nullable: true, description: "tls-rpt's data.", resolve: (d) => d.tlsRpt }),
+  }),
+});
+
+const MailStarttlsDetails = builder.objectRef<StarttlsDetails>('MailStarttlsDetails').implement({
+  description:
+    'starttls — each MX host (first address, at most 5 by priority) as smtp-starttls reports it. info: null MX or no MX host; error: no host could be reached (port 25 may be blocked on the way out of this service); ' +
+    'critical: a host without STARTTLS (mail to it travels in clear text); warning: STARTTLS failing, a certificate problem, or some hosts not tested; ok otherwise.',
+  fields: (t) => ({
+    starttls: t.field({
+      type: [SmtpStarttls],
+      nullable: true,
+      description: "smtp-starttls's data for each MX host tested, by priority.",
+      resolve: (d) => d.starttls,
+    }),
+    notTested: t.field({ type: [MailTransportSkip], nullable: true, resolve: (d) => d.notTested }),
+  }),
+});
+
+const MailDaneDetails = builder.objectRef<DaneDetails>('MailDaneDetails').implement({
+  description:
+    'dane — each MX host (at most 5 by priority) as dane reports it, on port 25 and the STARTTLS session starttls used. critical: a TLSA mismatch or bogus TLSA records (DANE senders will not deliver); ' +
+    'warning: records unusable for SMTP, or no chain to match; info: no TLSA records, or records not DNSSEC-signed (DANE not in use); ok: every host with TLSA records validates.',
+  fields: (t) => ({
+    dane: t.field({
+      type: [Dane],
+      nullable: true,
+      description: "dane's data for each MX host tested, by priority.",
+      resolve: (d) => d.dane,
+    }),
+    notTested: t.field({ type: [MailTransportSkip], nullable: true, resolve: (d) => d.notTested }),
+  }),
+});
+
 const DETAILS_TYPE_OF = {
   mx: MailMxDetails,
   spf: MailSpfDetails,
   dmarc: MailDmarcDetails,
   dkim: MailDkimDetails,
   blacklist: MailBlacklistDetails,
+  'tls-rpt': MailTlsRptDetails,
+  starttls: MailStarttlsDetails,
+  dane: MailDaneDetails,
 } as const;
 
 /** Which check a details object belongs to, recorded as the `details` field hands it out (union resolution). */
@@ -197,7 +254,7 @@ const detailsOwner = new WeakMap<object, MailCheckId>();
 
 const MailCheckDetails = builder.unionType('MailCheckDetails', {
   description:
-    "A mail check's details: the type follows the check's id (MailMxDetails for mx, …). A check that could not run has every field null.",
+    "A mail check's details: the type follows the check's id (MailMxDetails for mx, …; the transport parts hold their single check's data under its name, e.g. MailTlsRptDetails.tlsRpt). A check that could not run has every field null.",
   types: Object.values(DETAILS_TYPE_OF),
   resolveType: (details) => {
     const id = detailsOwner.get(details);
@@ -208,7 +265,7 @@ const MailCheckDetails = builder.unionType('MailCheckDetails', {
 
 const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').implement({
   description:
-    'One check of mailhealth-check. id: mx, spf, dmarc, dkim or blacklist (in this order); each details type states its rule.',
+    'One check of mailhealth-check. id, in this order: mx, spf, dmarc, dkim, blacklist, then the mail transport parts tls-rpt, starttls, dane; each details type states its rule.',
   interfaces: [HealthCheckRef],
   fields: (t) => ({
     details: t.field({
@@ -234,7 +291,7 @@ builder.queryField('mailhealthCheck', (t) =>
     nullable: true,
     type: MailHealthCheckRef,
     description:
-      'MX, SPF, DMARC, DKIM and blacklist checks of a domain in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). ' +
+      'MX, SPF, DMARC, DKIM and blacklist checks of a domain, and how mail to it travels (TLS reporting, STARTTLS and DANE of each MX host), in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). ' +
       `The parts run concurrently and share the single checks' DNS questions, each asked once; a part that fails, or is still running ${MAIL_PART_BOUND_MS / 1000} s after the start, is that check's error and the others still report.`,
     args: { domain: t.arg.string({ required: true }) },
     resolve: defineCheck({

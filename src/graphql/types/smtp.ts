@@ -33,7 +33,7 @@ const StarttlsTlsRef = builder.objectRef<StarttlsTls>('StarttlsTls').implement({
   }),
 });
 
-const SmtpStarttls = builder.objectRef<SmtpStarttlsResult>('SmtpStarttls').implement({
+export const SmtpStarttls = builder.objectRef<SmtpStarttlsResult>('SmtpStarttls').implement({
   description:
     'One SMTP session with a mail server: greeting, EHLO and, when offered, STARTTLS with a TLS handshake (RFC 3207). No mail is sent.',
   fields: (t) => ({
