@@ -10,7 +10,14 @@
  *   question (two for an "a" whose A is empty: then AAAA) for an a/mx/exists term at any level;
  * - dmarc: _dmarc.<domain> → _dmarc.<organisational domain> when the first has none (2);
  * - dkim: the configured selectors (1); the selectors of providers seen in MX or the domain's own
- *   SPF record need those answers first (2).
+ *   SPF record need those answers first (2);
+ * - starttls: MX → A/AAAA of the exchanges (2), then one SMTP session per exchange (loopback SMTP
+ *   servers that answer at once: the session is local work, not a round trip of the lab);
+ * - dane: MX → TLSA of each exchange (2), then the same sessions;
+ * - tls-rpt: its TXT (1), judged once dane is known (2).
+ *
+ * The MX hosts are loopback addresses (127.0.0.0/29, which `targets.allow` treats as public so that
+ * the block lists are asked and the SMTP parts connect): nothing leaves loopback.
  */
 import { setMaxListeners } from 'node:events';
 import { createCheckContext } from '../src/checks/context.js';
@@ -20,6 +27,8 @@ import { buildConfig } from '../src/config.js';
 import { createServices } from '../src/create-services.js';
 import { silentLogger } from '../src/log.js';
 import { rr, startDnsLab, type LabZoneRecord } from '../test/lab/dns-server.js';
+import { labPki } from '../test/lab/pki.js';
+import { startSmtpServer, type LabSmtpServer } from '../test/lab/smtp-server.js';
 
 const DELAY_MS = 50;
 const RUNS = 9;
@@ -31,21 +40,22 @@ const LISTS = [
 ];
 const SELECTORS = ['default', 's1', 'k1'];
 
-// Public-looking addresses, used only as labels of questions to the loopback lab: nothing connects to them.
+const MX_ADDRESSES = ['127.0.0.4', '127.0.0.5'];
 const ZONE: LabZoneRecord[] = [
   rr.mx(DOMAIN, 10, 'aspmx.l.google.com'),
   rr.mx(DOMAIN, 20, 'mx2.bench.test'),
-  rr.a('aspmx.l.google.com', '1.2.3.4'),
-  rr.a('mx2.bench.test', '1.2.3.5'),
-  rr.a('mx2.bench.test', '1.2.3.6'),
+  rr.a('aspmx.l.google.com', '127.0.0.4'),
+  rr.a('mx2.bench.test', '127.0.0.5'),
+  rr.a('mx2.bench.test', '127.0.0.6'),
   rr.aaaa('mx2.bench.test', '2001:4860::5'),
-  // 1.2.3.6 is listed on the first list, with an explanation
-  rr.a('6.3.2.1.bl1.bench.test', '127.0.0.2'),
-  rr.txt('6.3.2.1.bl1.bench.test', 'Listed for the benchmark'),
+  // 127.0.0.6 is listed on the first list, with an explanation
+  rr.a('6.0.0.127.bl1.bench.test', '127.0.0.2'),
+  rr.txt('6.0.0.127.bl1.bench.test', 'Listed for the benchmark'),
+  rr.txt(`_smtp._tls.${DOMAIN}`, 'v=TLSRPTv1; rua=mailto:tls@bench.test'),
   // SPF: siblings on every level, and a chain three deep
   rr.txt(DOMAIN, `v=spf1 mx a:out.${DOMAIN} include:_spf.google.com include:sendgrid.net -all`),
   rr.txt(DOMAIN, 'site-verification=bench'),
-  rr.a(`out.${DOMAIN}`, '1.2.3.7'),
+  rr.a(`out.${DOMAIN}`, '198.51.100.7'),
   rr.txt(
     '_spf.google.com',
     'v=spf1 include:_netblocks.google.com include:_netblocks2.google.com include:_netblocks3.google.com ~all',
@@ -109,6 +119,9 @@ function criticalPath(): { hops: number; parts: Record<string, number> } {
     spf: spfHops(DOMAIN, 1),
     dmarc: txtAt(`_dmarc.${DOMAIN}`).length > 0 ? 1 : 2,
     dkim: inferred.length > 0 ? 2 : 1,
+    starttls: exchanges.length > 0 ? 2 : 1,
+    dane: exchanges.length > 0 ? 2 : 1,
+    'tls-rpt': exchanges.length > 0 ? 2 : 1,
   };
   return { hops: Math.max(...Object.values(parts)), parts };
 }
@@ -117,14 +130,27 @@ function criticalPath(): { hops: number; parts: Record<string, number> } {
 
 export async function benchMailhealth(): Promise<void> {
   const lab = await startDnsLab({ authoritative: false, delayMs: DELAY_MS, records: ZONE });
+  const pki = await labPki();
+  const smtp: LabSmtpServer[] = [];
+  for (const host of MX_ADDRESSES)
+    smtp.push(
+      await startSmtpServer({
+        behaviour: 'starttls',
+        tls: { cert: pki.good.chain, key: pki.good.key },
+        host,
+        ...(smtp[0] ? { port: smtp[0].port } : {}),
+      }),
+    );
   const services = await createServices(
     buildConfig({
       server: { dataDir: '/tmp/netdiag-bench' },
       dns: { system: [`127.0.0.1:${lab.port}`] },
+      targets: { allow: ['127.0.0.0/29'] },
       dnsbl: { zones: LISTS },
       dkim: { selectors: SELECTORS },
     }),
     silentLogger,
+    { smtpPort: smtp[0]!.port, connections: { tlsCa: pki.root.cert } },
   );
   const times: number[] = [];
   let outcome = '';
@@ -146,6 +172,7 @@ export async function benchMailhealth(): Promise<void> {
   } finally {
     await services.close();
     await lab.close();
+    await Promise.all(smtp.map((s) => s.close()));
   }
   const { hops, parts } = criticalPath();
   const wall = median(times);
