@@ -529,6 +529,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mta-sts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * mta-sts (3 credits)
+         * @description The MTA-STS policy of a domain (RFC 8461; REST: mta-sts): the TXT record at _mta-sts.<domain>, the policy fetched from https://mta-sts.<domain>/.well-known/mta-sts.txt through the target guard (redirects not followed, certificate checked, at most 64 KiB), and its mx patterns against the MX hosts. A missing or unusable policy is a status, not an error.
+         *
+         *     Costs 3 credits. GraphQL field: `mtaSts`.
+         */
+        get: operations["mtaSts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dane": {
         parameters: {
             query?: never;
@@ -1491,6 +1513,46 @@ export interface components {
             /** @description The whole session, connect to handshake. */
             responseTimeMs: number;
         };
+        MtaSts: {
+            domain: string;
+            /** @description A TXT record beginning with v=STSv1 exists at _mta-sts.<domain>. */
+            found: boolean;
+            /** @description The record that applies; "" when none (no record, or several). */
+            record: string;
+            /** @description The record's id= (senders refetch the policy when it changes); "" when none. */
+            id: string;
+            /** @description https://mta-sts.<domain>/.well-known/mta-sts.txt */
+            policyUrl: string;
+            /** @description Null when not fetched, or not a complete valid policy (errors say why). */
+            policy: {
+                /** @description "STSv1". */
+                version: string;
+                /** @description "enforce", "testing" or "none". */
+                mode: string;
+                /** @description The mx patterns as written ("mx.example.com", "*.example.net"). */
+                mx: string[];
+                /** @description max_age, seconds. */
+                maxAge: number;
+            } | null;
+            fetch: {
+                /** @description HTTP status of the policy response; null when none came. */
+                status: number | null;
+                /** @description Why the policy could not be used as fetched (no answer, a redirect, a certificate not valid for mta-sts.<domain>, not text/plain, over 64 KiB); null when it could. */
+                error: string | null;
+            };
+            /** @description Every MX host of the domain against the policy's patterns; [] without a valid policy. */
+            mxMatches: {
+                /** @description An MX host of the domain. */
+                exchange: string;
+                /** @description A policy mx pattern matches it (RFC 8461 §4.1: "*." matches exactly one left-most label). */
+                matches: boolean;
+            }[];
+            /** @description "enforce", "testing" or "none" (the valid policy's mode); "not-configured" (no v=STSv1 record); "invalid" (a record, but no usable policy: several records, a bad record, the fetch failed, a certificate not valid for mta-sts.<domain>, a syntax error, or an MX host not matched under enforce). */
+            status: string;
+            errors: string[];
+            /** @description Remarks that do not make the policy unusable: max_age under a week, an MX host not matched in testing mode. */
+            warnings: string[];
+        };
         Dane: {
             host: string;
             port: number;
@@ -1775,6 +1837,17 @@ export interface components {
             meta: {
                 /** @constant */
                 tool: "smtp-starttls";
+                /** @constant */
+                version: "v1";
+            };
+        };
+        Error_mta_sts: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool: "mta-sts";
                 /** @constant */
                 version: "v1";
             };
@@ -4486,6 +4559,116 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_smtp_starttls"];
+                };
+            };
+        };
+    };
+    mtaSts: {
+        parameters: {
+            query: {
+                domain: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check ran; findings are in data. */
+            200: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["MtaSts"];
+                        meta: {
+                            /** @constant */
+                            tool: "mta-sts";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description Missing, repeated or invalid parameter; target refused (private or internal address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_mta_sts"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_mta_sts"];
+                };
+            };
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
+            429: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_mta_sts"];
+                };
+            };
+            /** @description A bug on our side; the message is generic. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_mta_sts"];
+                };
+            };
+            /** @description The check could not be done: an upstream refused, failed or answered garbage. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_mta_sts"];
+                };
+            };
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_mta_sts"];
+                };
+            };
+            /** @description The check ran out of time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_mta_sts"];
                 };
             };
         };

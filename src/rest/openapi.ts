@@ -66,7 +66,7 @@ const TAGS: readonly { name: string; description: string; tools: readonly string
     name: 'Mail transport',
     description:
       'Whether mail to a domain travels encrypted and authenticated: STARTTLS, DANE, MTA-STS, TLS reporting.',
-    tools: ['smtp-starttls', 'tls-rpt', 'dane'],
+    tools: ['smtp-starttls', 'mta-sts', 'tls-rpt', 'dane'],
   },
   {
     name: 'TLS/HTTP',

@@ -65,6 +65,7 @@ export const restRoutes: ReadonlyMap<string, RestRoute> = new Map(
       host: q.required('host'),
       port: q.optionalPort('port'),
     })),
+    route('mta-sts', ops.MtaStsDocument, (q) => ({ domain: q.required('domain') })),
     route('dane', ops.DaneDocument, (q) => ({ host: q.required('host'), port: q.optionalPort('port') })),
   ].map((r) => [r.tool, r]),
 );

@@ -146,6 +146,25 @@ async function build(): Promise<LabPki> {
   };
 }
 
+/**
+ * A leaf for the given DNS names, valid 1 day ago … 90 days ahead, issued by the lab intermediate (for
+ * servers whose names the fixed leaves do not cover, e.g. mta-sts.<domain> hosts).
+ */
+export async function labLeafFor(names: string[]): Promise<LabLeaf> {
+  const { intermediate, issuedAt } = await labPki();
+  const made = await generate([{ name: 'commonName', value: names[0] ?? LAB_HOST }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(issuedAt.getTime() - DAY_MS),
+    notAfterDate: new Date(issuedAt.getTime() + 90 * DAY_MS),
+    extensions: leafExtensions(names, []),
+    ca: intermediate,
+  });
+  const cert = pem(made.cert);
+  return { cert, key: pem(made.private), chain: cert + intermediate.cert };
+}
+
 let pki: Promise<LabPki> | undefined;
 
 /** The lab PKI of this process, made on first use. */

@@ -1,0 +1,103 @@
+/** mta-sts: object types and the query field (mail-transport.md). */
+import type { MtaStsFetch, MtaStsPolicy, MtaStsResult, MxMatch } from '../../checks/mail/mta-sts.js';
+import { mtaStsName, policyHost } from '../../checks/mail/mta-sts.js';
+import { runMtaStsCheck } from '../../checks/mail/mta-sts-run.js';
+import { InputError } from '../../errors.js';
+import { parseHostname } from '../../validation.js';
+import { builder } from '../builder.js';
+import { defineCheck } from '../checks.js';
+
+const MtaStsPolicyRef = builder.objectRef<MtaStsPolicy>('MtaStsPolicy').implement({
+  description: 'The policy file (RFC 8461 §3.2), when it is complete and valid.',
+  fields: (t) => ({
+    version: t.exposeString('version', { description: '"STSv1".' }),
+    mode: t.exposeString('mode', { description: '"enforce", "testing" or "none".' }),
+    mx: t.exposeStringList('mx', { description: 'The mx patterns as written ("mx.example.com", "*.example.net").' }),
+    maxAge: t.exposeInt('maxAge', { description: 'max_age, seconds.' }),
+  }),
+});
+
+const MtaStsFetchRef = builder.objectRef<MtaStsFetch>('MtaStsFetch').implement({
+  fields: (t) => ({
+    status: t.exposeInt('status', {
+      nullable: true,
+      description: 'HTTP status of the policy response; null when none came.',
+    }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description:
+        'Why the policy could not be used as fetched (no answer, a redirect, a certificate not valid for mta-sts.<domain>, not text/plain, over 64 KiB); null when it could.',
+    }),
+  }),
+});
+
+const MxMatchRef = builder.objectRef<MxMatch>('MtaStsMxMatch').implement({
+  fields: (t) => ({
+    exchange: t.exposeString('exchange', { description: 'An MX host of the domain.' }),
+    matches: t.exposeBoolean('matches', {
+      description: 'A policy mx pattern matches it (RFC 8461 §4.1: "*." matches exactly one left-most label).',
+    }),
+  }),
+});
+
+export const MtaSts = builder.objectRef<MtaStsResult>('MtaSts').implement({
+  description:
+    'SMTP MTA Strict Transport Security (RFC 8461): the TXT record, the policy, and whether it covers the MX hosts.',
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    found: t.exposeBoolean('found', {
+      description: 'A TXT record beginning with v=STSv1 exists at _mta-sts.<domain>.',
+    }),
+    record: t.exposeString('record', { description: 'The record that applies; "" when none (no record, or several).' }),
+    id: t.exposeString('id', {
+      description: 'The record\'s id= (senders refetch the policy when it changes); "" when none.',
+    }),
+    policyUrl: t.exposeString('policyUrl', { description: 'https://mta-sts.<domain>/.well-known/mta-sts.txt' }),
+    policy: t.field({
+      type: MtaStsPolicyRef,
+      nullable: true,
+      description: 'Null when not fetched, or not a complete valid policy (errors say why).',
+      resolve: (r) => r.policy,
+    }),
+    fetch: t.field({ type: MtaStsFetchRef, resolve: (r) => r.fetch }),
+    mxMatches: t.field({
+      type: [MxMatchRef],
+      description: "Every MX host of the domain against the policy's patterns; [] without a valid policy.",
+      resolve: (r) => r.mxMatches,
+    }),
+    status: t.exposeString('status', {
+      description:
+        '"enforce", "testing" or "none" (the valid policy\'s mode); "not-configured" (no v=STSv1 record); "invalid" (a record, but no usable policy: several records, a bad record, the fetch failed, a certificate not valid for mta-sts.<domain>, a syntax error, or an MX host not matched under enforce).',
+    }),
+    errors: t.exposeStringList('errors'),
+    warnings: t.exposeStringList('warnings', {
+      description:
+        'Remarks that do not make the policy unusable: max_age under a week, an MX host not matched in testing mode.',
+    }),
+  }),
+});
+
+builder.queryField('mtaSts', (t) =>
+  t.field({
+    nullable: true,
+    type: MtaSts,
+    description:
+      'The MTA-STS policy of a domain (RFC 8461; REST: mta-sts): the TXT record at _mta-sts.<domain>, the policy fetched from https://mta-sts.<domain>/.well-known/mta-sts.txt through the target guard (redirects not followed, certificate checked, at most 64 KiB), and its mx patterns against the MX hosts. A missing or unusable policy is a status, not an error.',
+    args: { domain: t.arg.string({ required: true }) },
+    resolve: defineCheck({
+      field: 'mtaSts',
+      tool: 'mta-sts',
+      parse: (args: { domain: string }) => {
+        const domain = parseHostname('domain', args.domain);
+        for (const name of [mtaStsName(domain), policyHost(domain)])
+          if (name.length > 253)
+            throw new InputError(
+              'domain',
+              `domain: ${name} would be longer than the 253 characters a DNS name may have`,
+            );
+        return domain;
+      },
+      run: (domain, checks) => runMtaStsCheck(checks, domain),
+    }),
+  }),
+);
