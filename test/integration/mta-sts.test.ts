@@ -28,16 +28,19 @@ beforeAll(async () => {
   const pki = await labPki();
   // every policy host but wrongcert's is on the certificate
   const leaf = await labLeafFor(DOMAINS.filter((d) => !d.startsWith('wrongcert')).map((d) => `mta-sts.${d}`));
-  web = await startDocumentServer({ cert: leaf.chain, key: leaf.key }, {
-    [`mta-sts.good.sts.test${WELL_KNOWN}`]: text(POLICY),
-    [`mta-sts.testing.sts.test${WELL_KNOWN}`]: text(POLICY.replace('enforce', 'testing')),
-    [`mta-sts.badsyntax.sts.test${WELL_KNOWN}`]: text('version: STSv1\nmode: strict\n'),
-    [`mta-sts.moved.sts.test${WELL_KNOWN}`]: { status: 301, headers: { location: 'https://elsewhere.sts.test/' } },
-    [`mta-sts.html.sts.test${WELL_KNOWN}`]: { headers: { 'content-type': 'text/html' }, body: '<html></html>' },
-    [`mta-sts.huge.sts.test${WELL_KNOWN}`]: text(POLICY + '#'.repeat(70 * 1024)),
-    [`mta-sts.unmatched.sts.test${WELL_KNOWN}`]: text(POLICY),
-    [`mta-sts.wrongcert.sts.test${WELL_KNOWN}`]: text(POLICY),
-  });
+  web = await startDocumentServer(
+    { cert: leaf.chain, key: leaf.key },
+    {
+      [`mta-sts.good.sts.test${WELL_KNOWN}`]: text(POLICY),
+      [`mta-sts.testing.sts.test${WELL_KNOWN}`]: text(POLICY.replace('enforce', 'testing')),
+      [`mta-sts.badsyntax.sts.test${WELL_KNOWN}`]: text('version: STSv1\nmode: strict\n'),
+      [`mta-sts.moved.sts.test${WELL_KNOWN}`]: { status: 301, headers: { location: 'https://elsewhere.sts.test/' } },
+      [`mta-sts.html.sts.test${WELL_KNOWN}`]: { headers: { 'content-type': 'text/html' }, body: '<html></html>' },
+      [`mta-sts.huge.sts.test${WELL_KNOWN}`]: text(POLICY + '#'.repeat(70 * 1024)),
+      [`mta-sts.unmatched.sts.test${WELL_KNOWN}`]: text(POLICY),
+      [`mta-sts.wrongcert.sts.test${WELL_KNOWN}`]: text(POLICY),
+    },
+  );
   dns = await startDnsLab({
     authoritative: false,
     records: [
