@@ -551,6 +551,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bimi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * bimi (3 credits)
+         * @description The BIMI record of a domain (REST: bimi): <selector>._bimi.<domain> (falling back to the organisational domain), the SVG logo fetched through the target guard and checked against the SVG Tiny PS profile, and whether the DMARC policy makes the domain eligible.
+         *
+         *     Costs 3 credits. GraphQL field: `bimi`.
+         */
+        get: operations["bimi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dane": {
         parameters: {
             query?: never;
@@ -1553,6 +1575,37 @@ export interface components {
             /** @description Remarks that do not make the policy unusable: max_age under a week, an MX host not matched in testing mode. */
             warnings: string[];
         };
+        Bimi: {
+            domain: string;
+            selector: string;
+            /** @description A v=BIMI1 record applies (at the domain, or its organisational domain). */
+            found: boolean;
+            /** @description The record that applies; "" when none. */
+            record: string;
+            /** @description The name whose record applies, or was asked last. */
+            queriedName: string;
+            /** @description l=, the logo URL; "" when none. */
+            location: string;
+            /** @description a=, the Verified Mark Certificate URL; "" when none (not validated here). */
+            authority: string;
+            /** @description Null when no logo was fetched. */
+            svg: {
+                /** @description HTTP status. */
+                status: number;
+                /** @description As served; image/svg+xml expected. */
+                contentType: string;
+                /** @description Bytes read (at most 32 KiB). */
+                bytes: number;
+                /** @description The file declares baseProfile="tiny-ps" (version 1.2, a <title>) and has no script, no external reference and no animation. */
+                tinyPs: boolean;
+                errors: string[];
+            } | null;
+            /** @description DMARC policy quarantine or reject with pct 100, at the domain or its organisational domain. */
+            dmarcEligible: boolean;
+            /** @description "not-configured" (no record, or one declining BIMI with empty l= and a=), "invalid" (a bad record, a logo that cannot be fetched or breaks the SVG Tiny PS profile, or DMARC not enforced; errors say which), "valid". */
+            status: string;
+            errors: string[];
+        };
         Dane: {
             host: string;
             port: number;
@@ -1848,6 +1901,17 @@ export interface components {
             meta: {
                 /** @constant */
                 tool: "mta-sts";
+                /** @constant */
+                version: "v1";
+            };
+        };
+        Error_bimi: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool: "bimi";
                 /** @constant */
                 version: "v1";
             };
@@ -4669,6 +4733,118 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_mta_sts"];
+                };
+            };
+        };
+    };
+    bimi: {
+        parameters: {
+            query: {
+                domain: string;
+                /** @description The BIMI selector; default "default". */
+                selector?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check ran; findings are in data. */
+            200: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Bimi"];
+                        meta: {
+                            /** @constant */
+                            tool: "bimi";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description Missing, repeated or invalid parameter; target refused (private or internal address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bimi"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bimi"];
+                };
+            };
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
+            429: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bimi"];
+                };
+            };
+            /** @description A bug on our side; the message is generic. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bimi"];
+                };
+            };
+            /** @description The check could not be done: an upstream refused, failed or answered garbage. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bimi"];
+                };
+            };
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bimi"];
+                };
+            };
+            /** @description The check ran out of time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bimi"];
                 };
             };
         };

@@ -7,6 +7,7 @@ import './types/mail.js';
 import './types/smtp.js';
 import './types/dane.js';
 import './types/mta-sts.js';
+import './types/bimi.js';
 import './types/ip.js';
 import './types/registry.js';
 import './types/tls.js';

@@ -65,8 +65,8 @@ const TAGS: readonly { name: string; description: string; tools: readonly string
   {
     name: 'Mail transport',
     description:
-      'Whether mail to a domain travels encrypted and authenticated: STARTTLS, DANE, MTA-STS, TLS reporting.',
-    tools: ['smtp-starttls', 'mta-sts', 'tls-rpt', 'dane'],
+      'Whether mail to a domain travels encrypted and authenticated: STARTTLS, MTA-STS, TLS reporting, DANE; and its BIMI logo.',
+    tools: ['smtp-starttls', 'mta-sts', 'tls-rpt', 'dane', 'bimi'],
   },
   {
     name: 'TLS/HTTP',

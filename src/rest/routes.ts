@@ -66,6 +66,7 @@ export const restRoutes: ReadonlyMap<string, RestRoute> = new Map(
       port: q.optionalPort('port'),
     })),
     route('mta-sts', ops.MtaStsDocument, (q) => ({ domain: q.required('domain') })),
+    route('bimi', ops.BimiDocument, (q) => ({ domain: q.required('domain'), selector: q.optional('selector') })),
     route('dane', ops.DaneDocument, (q) => ({ host: q.required('host'), port: q.optionalPort('port') })),
   ].map((r) => [r.tool, r]),
 );
