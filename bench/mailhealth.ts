@@ -14,7 +14,10 @@
  * - starttls: MX → A/AAAA of the exchanges (2), then one SMTP session per exchange (loopback SMTP
  *   servers that answer at once: the session is local work, not a round trip of the lab);
  * - dane: MX → TLSA of each exchange (2), then the same sessions;
- * - tls-rpt: its TXT (1), judged once dane is known (2).
+ * - mta-sts: its TXT and the MX (1) → A/AAAA of mta-sts.<domain> (2), then the policy over HTTPS
+ *   (a loopback server that answers at once);
+ * - bimi: its TXT (1) → A/AAAA of the logo's host (2), then the logo; DMARC as above (2);
+ * - tls-rpt: its TXT (1), judged once mta-sts and dane are known (2).
  *
  * The MX hosts are loopback addresses (127.0.0.0/29, which `targets.allow` treats as public so that
  * the block lists are asked and the SMTP parts connect): nothing leaves loopback.
@@ -27,7 +30,9 @@ import { buildConfig } from '../src/config.js';
 import { createServices } from '../src/create-services.js';
 import { silentLogger } from '../src/log.js';
 import { rr, startDnsLab, type LabZoneRecord } from '../test/lab/dns-server.js';
-import { labPki } from '../test/lab/pki.js';
+import { TINY_PS_LOGO } from '../test/lab/bimi-logo.js';
+import { startDocumentServer } from '../test/lab/document-server.js';
+import { labLeafFor, labPki } from '../test/lab/pki.js';
 import { startSmtpServer, type LabSmtpServer } from '../test/lab/smtp-server.js';
 
 const DELAY_MS = 50;
@@ -52,6 +57,10 @@ const ZONE: LabZoneRecord[] = [
   rr.a('6.0.0.127.bl1.bench.test', '127.0.0.2'),
   rr.txt('6.0.0.127.bl1.bench.test', 'Listed for the benchmark'),
   rr.txt(`_smtp._tls.${DOMAIN}`, 'v=TLSRPTv1; rua=mailto:tls@bench.test'),
+  rr.txt(`_mta-sts.${DOMAIN}`, 'v=STSv1; id=1'),
+  rr.a(`mta-sts.${DOMAIN}`, '127.0.0.1'),
+  rr.txt(`default._bimi.${DOMAIN}`, 'v=BIMI1; l=https://logos.bench.test/logo.svg'),
+  rr.a('logos.bench.test', '127.0.0.1'),
   // SPF: siblings on every level, and a chain three deep
   rr.txt(DOMAIN, `v=spf1 mx a:out.${DOMAIN} include:_spf.google.com include:sendgrid.net -all`),
   rr.txt(DOMAIN, 'site-verification=bench'),
@@ -121,7 +130,9 @@ function criticalPath(): { hops: number; parts: Record<string, number> } {
     dkim: inferred.length > 0 ? 2 : 1,
     starttls: exchanges.length > 0 ? 2 : 1,
     dane: exchanges.length > 0 ? 2 : 1,
-    'tls-rpt': exchanges.length > 0 ? 2 : 1,
+    'mta-sts': 2,
+    bimi: 2,
+    'tls-rpt': 2,
   };
   return { hops: Math.max(...Object.values(parts)), parts };
 }
@@ -141,6 +152,17 @@ export async function benchMailhealth(): Promise<void> {
         ...(smtp[0] ? { port: smtp[0].port } : {}),
       }),
     );
+  const webLeaf = await labLeafFor([`mta-sts.${DOMAIN}`, 'logos.bench.test']);
+  const web = await startDocumentServer(
+    { cert: webLeaf.chain, key: webLeaf.key },
+    {
+      [`mta-sts.${DOMAIN}/.well-known/mta-sts.txt`]: {
+        headers: { 'content-type': 'text/plain' },
+        body: 'version: STSv1\nmode: enforce\nmx: aspmx.l.google.com\nmx: *.bench.test\nmax_age: 604800\n',
+      },
+      'logos.bench.test/logo.svg': { headers: { 'content-type': 'image/svg+xml' }, body: TINY_PS_LOGO },
+    },
+  );
   const services = await createServices(
     buildConfig({
       server: { dataDir: '/tmp/netdiag-bench' },
@@ -150,7 +172,7 @@ export async function benchMailhealth(): Promise<void> {
       dkim: { selectors: SELECTORS },
     }),
     silentLogger,
-    { smtpPort: smtp[0]!.port, connections: { tlsCa: pki.root.cert } },
+    { smtpPort: smtp[0]!.port, webPorts: { http: 9, https: web.port }, connections: { tlsCa: pki.root.cert } },
   );
   const times: number[] = [];
   let outcome = '';
@@ -173,6 +195,7 @@ export async function benchMailhealth(): Promise<void> {
     await services.close();
     await lab.close();
     await Promise.all(smtp.map((s) => s.close()));
+    await web.close();
   }
   const { hops, parts } = criticalPath();
   const wall = median(times);

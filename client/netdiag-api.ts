@@ -472,7 +472,7 @@ export interface paths {
         };
         /**
          * mailhealth-check (3 credits)
-         * @description MX, SPF, DMARC, DKIM and blacklist checks of a domain, and how mail to it travels (TLS reporting, STARTTLS and DANE of each MX host), in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' DNS questions, each asked once; a part that fails, or is still running 25 s after the start, is that check's error and the others still report.
+         * @description MX, SPF, DMARC, DKIM and blacklist checks of a domain, and how mail to it travels (MTA-STS, TLS reporting, STARTTLS and DANE of each MX host) and its BIMI logo, in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' DNS questions, each asked once; a part that fails, or is still running 25 s after the start, is that check's error and the others still report.
          *
          *     Costs 3 credits. GraphQL field: `mailhealthCheck`.
          */
@@ -1393,6 +1393,48 @@ export interface components {
                         reason: string;
                     }[] | null;
                 } | {
+                    /** @description mta-sts's data. */
+                    mtaSts: {
+                        domain: string;
+                        /** @description A TXT record beginning with v=STSv1 exists at _mta-sts.<domain>. */
+                        found: boolean;
+                        /** @description The record that applies; "" when none (no record, or several). */
+                        record: string;
+                        /** @description The record's id= (senders refetch the policy when it changes); "" when none. */
+                        id: string;
+                        /** @description https://mta-sts.<domain>/.well-known/mta-sts.txt */
+                        policyUrl: string;
+                        /** @description Null when not fetched, or not a complete valid policy (errors say why). */
+                        policy: {
+                            /** @description "STSv1". */
+                            version: string;
+                            /** @description "enforce", "testing" or "none". */
+                            mode: string;
+                            /** @description The mx patterns as written ("mx.example.com", "*.example.net"). */
+                            mx: string[];
+                            /** @description max_age, seconds. */
+                            maxAge: number;
+                        } | null;
+                        fetch: {
+                            /** @description HTTP status of the policy response; null when none came. */
+                            status: number | null;
+                            /** @description Why the policy could not be used as fetched (no answer, a redirect, a certificate not valid for mta-sts.<domain>, not text/plain, over 64 KiB); null when it could. */
+                            error: string | null;
+                        };
+                        /** @description Every MX host of the domain against the policy's patterns; [] without a valid policy. */
+                        mxMatches: {
+                            /** @description An MX host of the domain. */
+                            exchange: string;
+                            /** @description A policy mx pattern matches it (RFC 8461 §4.1: "*." matches exactly one left-most label). */
+                            matches: boolean;
+                        }[];
+                        /** @description "enforce", "testing" or "none" (the valid policy's mode); "not-configured" (no v=STSv1 record); "invalid" (a record, but no usable policy: several records, a bad record, the fetch failed, a certificate not valid for mta-sts.<domain>, a syntax error, or an MX host not matched under enforce). */
+                        status: string;
+                        errors: string[];
+                        /** @description Remarks that do not make the policy unusable: max_age under a week, an MX host not matched in testing mode. */
+                        warnings: string[];
+                    } | null;
+                } | {
                     /** @description tls-rpt's data. */
                     tlsRpt: {
                         domain: string;
@@ -1482,6 +1524,39 @@ export interface components {
                         /** @description Why the MX host was not tested: refused by the target rules, no address, beyond the first 5. */
                         reason: string;
                     }[] | null;
+                } | {
+                    /** @description bimi's data. */
+                    bimi: {
+                        domain: string;
+                        selector: string;
+                        /** @description A v=BIMI1 record applies (at the domain, or its organisational domain). */
+                        found: boolean;
+                        /** @description The record that applies; "" when none. */
+                        record: string;
+                        /** @description The name whose record applies, or was asked last. */
+                        queriedName: string;
+                        /** @description l=, the logo URL; "" when none. */
+                        location: string;
+                        /** @description a=, the Verified Mark Certificate URL; "" when none (not validated here). */
+                        authority: string;
+                        /** @description Null when no logo was fetched. */
+                        svg: {
+                            /** @description HTTP status. */
+                            status: number;
+                            /** @description As served; image/svg+xml expected. */
+                            contentType: string;
+                            /** @description Bytes read (at most 32 KiB). */
+                            bytes: number;
+                            /** @description The file declares baseProfile="tiny-ps" (version 1.2, a <title>) and has no script, no external reference and no animation. */
+                            tinyPs: boolean;
+                            errors: string[];
+                        } | null;
+                        /** @description DMARC policy quarantine or reject with pct 100, at the domain or its organisational domain. */
+                        dmarcEligible: boolean;
+                        /** @description "not-configured" (no record, or one declining BIMI with empty l= and a=), "invalid" (a bad record, a logo that cannot be fetched or breaks the SVG Tiny PS profile, or DMARC not enforced; errors say which), "valid". */
+                        status: string;
+                        errors: string[];
+                    } | null;
                 };
             }[];
         };

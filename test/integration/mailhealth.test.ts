@@ -16,7 +16,9 @@ import { checkSpecForField } from '../../src/graphql/checks.js';
 import { createTestApp, graphql, type TestApp } from '../helpers/app.js';
 import { openApiMismatches } from '../helpers/openapi.js';
 import { rr, startDnsLab, type DnsLab } from '../lab/dns-server.js';
-import { labPki } from '../lab/pki.js';
+import { TINY_PS_LOGO } from '../lab/bimi-logo.js';
+import { startDocumentServer, type DocumentServer } from '../lab/document-server.js';
+import { labLeafFor, labPki } from '../lab/pki.js';
 import { startSmtpServer, type LabSmtpServer } from '../lab/smtp-server.js';
 
 const META = { tool: 'mailhealth-check', version: 'v1' };
@@ -25,6 +27,9 @@ const ED25519 = 'v=DKIM1; k=ed25519; p=11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHU
 let lab: DnsLab;
 let t: TestApp;
 const smtp: LabSmtpServer[] = [];
+/** healthy.test's MTA-STS policy and BIMI logo */
+let web: DocumentServer;
+const POLICY = 'version: STSv1\r\nmode: enforce\r\nmx: *.lab.test\r\nmax_age: 1209600\r\n';
 /** the port every lab MX host listens on: the app's SMTP port (the smtpPort seam) */
 let smtpPort: number;
 /** the app's configuration (the allowing app of one test adds to it) */
@@ -39,6 +44,14 @@ beforeAll(async () => {
   smtpPort = smtp[0]!.port;
   smtp.push(await startSmtpServer({ behaviour: 'starttls', tls, host: '127.0.0.5', port: smtpPort }));
   smtp.push(await startSmtpServer({ behaviour: 'plain', host: '127.0.0.7', port: smtpPort }));
+  const webLeaf = await labLeafFor(['mta-sts.healthy.test', 'logos.healthy.test']);
+  web = await startDocumentServer(
+    { cert: webLeaf.chain, key: webLeaf.key },
+    {
+      'mta-sts.healthy.test/.well-known/mta-sts.txt': { headers: { 'content-type': 'text/plain' }, body: POLICY },
+      'logos.healthy.test/logo.svg': { headers: { 'content-type': 'image/svg+xml' }, body: TINY_PS_LOGO },
+    },
+  );
   lab = await startDnsLab({
     authoritative: false,
     records: [
@@ -49,6 +62,10 @@ beforeAll(async () => {
       rr.a('mx2.lab.test', '127.0.0.5'),
       rr.a('mx2.lab.test', '127.0.0.4'),
       rr.txt('_smtp._tls.healthy.test', 'v=TLSRPTv1; rua=mailto:tls@healthy.test'),
+      rr.txt('_mta-sts.healthy.test', 'v=STSv1; id=20261124'),
+      rr.a('mta-sts.healthy.test', '127.0.0.1'),
+      rr.txt('default._bimi.healthy.test', 'v=BIMI1; l=https://logos.healthy.test/logo.svg'),
+      rr.a('logos.healthy.test', '127.0.0.1'),
       rr.txt('healthy.test', 'v=spf1 mx include:_spf.provider.test -all'),
       rr.txt('healthy.test', 'site-verification=abc'),
       rr.txt('_spf.provider.test', 'v=spf1 ip4:198.51.100.0/24 ~all'),
@@ -81,6 +98,7 @@ beforeAll(async () => {
   });
   appConfig = {
     dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 1000 },
+    // 127.0.0.1 is the MTA-STS and BIMI web server
     targets: { allow: ['127.0.0.0/29'] },
     dnsbl: {
       zones: [
@@ -93,6 +111,7 @@ beforeAll(async () => {
   appOverrides = {
     connections: { tlsCa: pki.root.cert, connectTimeoutMs: 1000, handshakeTimeoutMs: 1000 },
     smtpPort,
+    webPorts: { http: 9, https: web.port },
   };
   t = await createTestApp(appConfig, appOverrides);
 });
@@ -100,6 +119,7 @@ afterAll(async () => {
   await t.close();
   await lab.close();
   await Promise.all(smtp.map((s) => s.close()));
+  await web.close();
 });
 beforeEach(() => {
   lab.clearQueries();
@@ -125,7 +145,7 @@ describe('mailhealth-check', () => {
         domain: 'healthy.test',
         verdict: {
           status: 'ok',
-          headline: 'All 8 checks passed, with 1 note',
+          headline: 'All 10 checks passed, with 1 note',
           summary:
             'No problems found; worth knowing: DANE: No MX host publishes TLSA records: DANE is not in use (it needs a DNSSEC-signed zone).',
         },
@@ -213,6 +233,31 @@ describe('mailhealth-check', () => {
             },
           },
           {
+            id: 'mta-sts',
+            label: 'MTA-STS policy',
+            status: 'ok',
+            summary: 'The MTA-STS policy is enforced.',
+            error: null,
+            details: {
+              mtaSts: {
+                domain: 'healthy.test',
+                found: true,
+                record: 'v=STSv1; id=20261124',
+                id: '20261124',
+                policyUrl: 'https://mta-sts.healthy.test/.well-known/mta-sts.txt',
+                policy: { version: 'STSv1', mode: 'enforce', mx: ['*.lab.test'], maxAge: 1209600 },
+                fetch: { status: 200, error: null },
+                mxMatches: [
+                  { exchange: 'mx1.lab.test', matches: true },
+                  { exchange: 'mx2.lab.test', matches: true },
+                ],
+                status: 'enforce',
+                errors: [],
+                warnings: [],
+              },
+            },
+          },
+          {
             id: 'tls-rpt',
             label: 'TLS reporting',
             status: 'ok',
@@ -281,6 +326,34 @@ describe('mailhealth-check', () => {
               notTested: [],
             },
           },
+          {
+            id: 'bimi',
+            label: 'BIMI logo',
+            status: 'ok',
+            summary: 'A BIMI logo is published and the DMARC policy makes it eligible.',
+            error: null,
+            details: {
+              bimi: {
+                domain: 'healthy.test',
+                selector: 'default',
+                found: true,
+                record: 'v=BIMI1; l=https://logos.healthy.test/logo.svg',
+                queriedName: 'default._bimi.healthy.test',
+                location: 'https://logos.healthy.test/logo.svg',
+                authority: '',
+                svg: {
+                  status: 200,
+                  contentType: 'image/svg+xml',
+                  bytes: TINY_PS_LOGO.length,
+                  tinyPs: true,
+                  errors: [],
+                },
+                dmarcEligible: true,
+                status: 'valid',
+                errors: [],
+              },
+            },
+          },
         ],
       },
     });
@@ -306,6 +379,12 @@ describe('mailhealth-check', () => {
         'A 5.0.0.127.bl.test',
         'A 5.0.0.127.spam.test',
         'TXT _smtp._tls.healthy.test',
+        'TXT _mta-sts.healthy.test',
+        'A mta-sts.healthy.test',
+        'AAAA mta-sts.healthy.test',
+        'TXT default._bimi.healthy.test',
+        'A logos.healthy.test',
+        'AAAA logos.healthy.test',
         `TLSA _${smtpPort}._tcp.mx1.lab.test`,
         `TLSA _${smtpPort}._tcp.mx2.lab.test`,
       ].sort(),
@@ -324,9 +403,11 @@ describe('mailhealth-check', () => {
       ['dmarc', 'warning'],
       ['dkim', 'ok'],
       ['blacklist', 'critical'],
+      ['mta-sts', 'info'],
       ['tls-rpt', 'info'],
       ['starttls', 'critical'],
       ['dane', 'info'],
+      ['bimi', 'info'],
     ]);
     expect(checkOf(body, 'starttls')).toMatchObject({
       summary:
@@ -389,9 +470,11 @@ describe('mailhealth-check', () => {
       ['dmarc', 'ok'],
       ['dkim', 'info'],
       ['blacklist', 'info'],
+      ['mta-sts', 'info'],
       ['tls-rpt', 'info'],
       ['starttls', 'info'],
       ['dane', 'info'],
+      ['bimi', 'info'],
     ]);
     expect(checkOf(body, 'starttls')).toMatchObject({
       summary: 'The domain accepts no mail (null MX): there is no mail server to test.',
@@ -403,11 +486,13 @@ describe('mailhealth-check', () => {
       details: { checkedIps: 0, listedIps: 0, cleanIps: 0, results: [], skipped: [] },
     });
     expect(body.data.verdict.status).toBe('ok');
-    expect(body.data.verdict.headline).toBe('All 8 checks passed, with 6 notes');
+    expect(body.data.verdict.headline).toBe('All 10 checks passed, with 8 notes');
     expect(questions().sort()).toEqual(
       [
         'MX nullmx.test',
         'TXT _smtp._tls.nullmx.test',
+        'TXT _mta-sts.nullmx.test',
+        'TXT default._bimi.nullmx.test',
         'TXT nullmx.test',
         'TXT _dmarc.nullmx.test',
         'TXT default._domainkey.nullmx.test',
@@ -427,9 +512,11 @@ describe('mailhealth-check', () => {
       ['dmarc', 'error'],
       ['dkim', 'ok'],
       ['blacklist', 'ok'],
+      ['mta-sts', 'ok'],
       ['tls-rpt', 'ok'],
       ['starttls', 'ok'],
       ['dane', 'info'],
+      ['bimi', 'error'],
     ]);
     const dmarc = checkOf(body, 'dmarc');
     expect(dmarc.error).toBe(`DNS server 127.0.0.1:${lab.port} answered TXT _dmarc.healthy.test with rcode SERVFAIL`);
@@ -437,7 +524,12 @@ describe('mailhealth-check', () => {
       /^This check could not run \(DNS server 127\.0\.0\.1:\d+ answered TXT _dmarc\.healthy\.test with rcode SERVFAIL\)/,
     );
     expect(dmarc.details).toEqual({ record: null, policy: null, found: null, inherited: null, queriedName: null });
-    expect(body.data.verdict).toMatchObject({ status: 'warning', headline: '1 check could not run (DMARC policy)' });
+    // BIMI's eligibility is DMARC's policy: unknown, so that part could not run either
+    expect(checkOf(body, 'bimi')).toMatchObject({ status: 'error', details: { bimi: null } });
+    expect(body.data.verdict).toMatchObject({
+      status: 'warning',
+      headline: '2 checks could not run (DMARC policy and BIMI logo)',
+    });
   });
 
   it('when not one part can run (the resolver fails everything), the check could not be done: 502 naming the resolver', async () => {
@@ -529,9 +621,11 @@ describe('mailhealth-check', () => {
       ['dmarc', 'error'],
       ['dkim', 'ok'],
       ['blacklist', 'ok'],
+      ['mta-sts', 'ok'],
       ['tls-rpt', 'ok'],
       ['starttls', 'ok'],
       ['dane', 'info'],
+      ['bimi', 'error'],
     ]);
     expect(result.checks[2]!.error).toMatch(/did not finish within 0\.3 s$/);
     expect(result.verdict.status).toBe('warning');
@@ -557,9 +651,11 @@ describe('mailhealth-check', () => {
         { id: 'dmarc', status: 'ok', error: null, details: { __typename: 'MailDmarcDetails' } },
         { id: 'dkim', status: 'ok', error: null, details: { __typename: 'MailDkimDetails', selectorsFound: ['s1'] } },
         { id: 'blacklist', status: 'ok', error: null, details: { __typename: 'MailBlacklistDetails' } },
+        { id: 'mta-sts', status: 'ok', error: null, details: { __typename: 'MailMtaStsDetails' } },
         { id: 'tls-rpt', status: 'ok', error: null, details: { __typename: 'MailTlsRptDetails' } },
         { id: 'starttls', status: 'ok', error: null, details: { __typename: 'MailStarttlsDetails' } },
         { id: 'dane', status: 'info', error: null, details: { __typename: 'MailDaneDetails' } },
+        { id: 'bimi', status: 'ok', error: null, details: { __typename: 'MailBimiDetails' } },
       ],
     });
   });

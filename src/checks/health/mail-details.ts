@@ -4,7 +4,9 @@
  * found (null), so that clients can read details by id whatever the status.
  */
 import type { MxHost } from '../dns/lookup-run.js';
+import type { BimiResult } from '../mail/bimi.js';
 import type { DaneResult } from '../mail/dane.js';
+import type { MtaStsResult } from '../mail/mta-sts.js';
 import type { SmtpStarttlsResult } from '../mail/starttls.js';
 import type { TlsRptCheckResult } from '../mail/tls-rpt.js';
 import type { TransportSkip } from './mail-transport-rules.js';
@@ -14,7 +16,18 @@ import type { HealthCheckStatus } from './verdict.js';
  * api-v1.md's five, then the mail transport parts of mail-transport.md. The transport parts' details
  * are the single checks' data (starttls and dane: one per MX host); null when the part could not run.
  */
-export const MAIL_CHECK_IDS = ['mx', 'spf', 'dmarc', 'dkim', 'blacklist', 'tls-rpt', 'starttls', 'dane'] as const;
+export const MAIL_CHECK_IDS = [
+  'mx',
+  'spf',
+  'dmarc',
+  'dkim',
+  'blacklist',
+  'mta-sts',
+  'tls-rpt',
+  'starttls',
+  'dane',
+  'bimi',
+] as const;
 export type MailCheckId = (typeof MAIL_CHECK_IDS)[number];
 
 export const MAIL_CHECK_LABELS: Readonly<Record<MailCheckId, string>> = {
@@ -23,9 +36,11 @@ export const MAIL_CHECK_LABELS: Readonly<Record<MailCheckId, string>> = {
   dmarc: 'DMARC policy',
   dkim: 'DKIM keys',
   blacklist: 'Blacklists',
+  'mta-sts': 'MTA-STS policy',
   'tls-rpt': 'TLS reporting',
   starttls: 'STARTTLS',
   dane: 'DANE',
+  bimi: 'BIMI logo',
 };
 
 export interface MxDetails {
@@ -116,6 +131,16 @@ export interface BlacklistDetails {
  * union, whose members may not share a field name with another type), null when the part could not run.
  */
 
+export interface MtaStsDetails {
+  /** mta-sts's data */
+  mtaSts: MtaStsResult | null;
+}
+
+export interface BimiDetails {
+  /** bimi's data (selector "default") */
+  bimi: BimiResult | null;
+}
+
 export interface TlsRptDetails {
   /** tls-rpt's data */
   tlsRpt: TlsRptCheckResult | null;
@@ -140,9 +165,11 @@ export interface MailDetailsById {
   dmarc: DmarcDetails;
   dkim: DkimDetails;
   blacklist: BlacklistDetails;
+  'mta-sts': MtaStsDetails;
   'tls-rpt': TlsRptDetails;
   starttls: StarttlsDetails;
   dane: DaneDetails;
+  bimi: BimiDetails;
 }
 
 export interface MailFinding<D> {
@@ -168,9 +195,11 @@ export function mailDetailsNotMeasured<K extends MailCheckId>(id: K): MailDetail
     dmarc: { record: null, policy: null, found: null, inherited: null, queriedName: null },
     dkim: { selectorsFound: null, selectorsChecked: null, providers: null, failedSelectors: null },
     blacklist: { checkedIps: null, listedIps: null, cleanIps: null, results: null, listCount: null, skipped: null },
+    'mta-sts': { mtaSts: null },
     'tls-rpt': { tlsRpt: null },
     starttls: { starttls: null, notTested: null },
     dane: { dane: null, notTested: null },
+    bimi: { bimi: null },
   };
   return empty[id];
 }

@@ -55,12 +55,16 @@ import {
 } from './mail-rules.js';
 import { daneFacts, starttlsFacts } from './mail-transport-run.js';
 import {
+  bimiFinding,
   daneFinding,
+  mtaStsFinding,
   starttlsFinding,
   tlsRptFinding,
   type MxContext,
   type PerHostFacts,
 } from './mail-transport-rules.js';
+import { runBimiCheck } from '../mail/bimi-run.js';
+import { runMtaStsCheck } from '../mail/mta-sts-run.js';
 import type { DaneResult } from '../mail/dane.js';
 import { prefetchSpfTree } from './spf-prefetch.js';
 import { verdictOf, type HealthCheckStatus, type Verdict } from './verdict.js';
@@ -114,6 +118,7 @@ export async function runMailHealth(
     // the transport parts test the MX hosts; one SMTP session per host serves starttls and dane
     const starttls = mxNames.then((m) => starttlsFacts(ctx, m.exchanges));
     const dane = mxNames.then((m) => daneFacts(ctx, m.exchanges));
+    const mtaSts = runMtaStsCheck(ctx, domain);
     // never rejects on a DNS failure (the walk reports those); anything else the walk meets too
     prefetchSpfTree(spfLookups(ctx), domain).catch(() => undefined);
 
@@ -123,11 +128,14 @@ export async function runMailHealth(
       dmarc: Promise.all([runDmarcCheck(ctx, domain), nullMx]).then(([result, isNull]) => dmarcFinding(result, isNull)),
       dkim: dkimFacts(ctx, domain, mxNames, rootSpf, nullMx).then(dkimFinding),
       blacklist: blacklistFacts(ctx, domain, mxNames).then(blacklistFinding),
-      'tls-rpt': Promise.all([runTlsRptCheck(ctx, domain), dane.catch(() => null)]).then(([tlsRpt, daneDetails]) =>
-        tlsRptFinding(tlsRpt, { mtaSts: false, dane: usesDane(daneDetails) }),
+      'mta-sts': mtaSts.then(mtaStsFinding),
+      // whether MTA-STS or DANE is in use is unknown when their part failed: then it reads as not in use
+      'tls-rpt': Promise.all([runTlsRptCheck(ctx, domain), mtaSts.catch(() => null), dane.catch(() => null)]).then(
+        ([tlsRpt, sts, daneFacts]) => tlsRptFinding(tlsRpt, { mtaSts: sts?.found ?? false, dane: usesDane(daneFacts) }),
       ),
       starttls: Promise.all([mxNames, starttls]).then(([mx, details]) => starttlsFinding(details, mxContext(mx))),
       dane: Promise.all([mxNames, dane]).then(([mx, details]) => daneFinding(details, mxContext(mx))),
+      bimi: runBimiCheck(ctx, domain, 'default').then(bimiFinding),
     };
 
     const failures: NetdiagError[] = [];

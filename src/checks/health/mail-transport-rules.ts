@@ -10,7 +10,9 @@
 import type { TlsRptCheckResult } from '../mail/tls-rpt.js';
 import type { DaneResult } from '../mail/dane.js';
 import type { SmtpStarttlsResult } from '../mail/starttls.js';
-import type { DaneDetails, StarttlsDetails, TlsRptDetails } from './mail-details.js';
+import type { BimiResult } from '../mail/bimi.js';
+import type { MtaStsResult } from '../mail/mta-sts.js';
+import type { BimiDetails, DaneDetails, MtaStsDetails, StarttlsDetails, TlsRptDetails } from './mail-details.js';
 import type { HealthCheckStatus } from './verdict.js';
 import { listInProse } from './verdict.js';
 
@@ -26,18 +28,6 @@ export interface TransportSkip {
 export interface PerHostFacts<R> {
   hosts: R[];
   skipped: TransportSkip[];
-}
-
-/** What the rules read of mta-sts (mail-transport.md field names). */
-export interface MtaStsFacts {
-  status: 'enforce' | 'testing' | 'none' | 'not-configured' | 'invalid';
-  errors: string[];
-}
-
-/** What the rules read of bimi (mail-transport.md field names). */
-export interface BimiFacts {
-  status: 'valid' | 'invalid' | 'not-configured';
-  errors: string[];
 }
 
 export interface TransportFinding<D> {
@@ -163,13 +153,14 @@ export function daneFinding(facts: PerHostFacts<DaneResult>, mx: MxContext): Tra
 }
 
 /** invalid: warning; not configured, mode none or testing: info; enforce: ok. */
-export function mtaStsFinding<D extends MtaStsFacts>(details: D): TransportFinding<D> {
+export function mtaStsFinding(mtaSts: MtaStsResult): TransportFinding<MtaStsDetails> {
+  const details: MtaStsDetails = { mtaSts };
   const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details });
-  switch (details.status) {
+  switch (mtaSts.status) {
     case 'invalid':
       return finding(
         'warning',
-        `The MTA-STS policy cannot be used (${details.errors[0] ?? 'invalid'}); senders treat the domain as having none: fix the policy or its record.`,
+        `The MTA-STS policy cannot be used (${mtaSts.errors[0] ?? 'invalid'}); senders treat the domain as having none: fix the policy or its record.`,
       );
     case 'not-configured':
       return finding('info', 'No MTA-STS policy: senders cannot insist on TLS (RFC 8461).');
@@ -211,10 +202,11 @@ export function tlsRptFinding(
 }
 
 /** absent: info; invalid: warning; valid: ok. */
-export function bimiFinding<D extends BimiFacts>(details: D): TransportFinding<D> {
+export function bimiFinding(bimi: BimiResult): TransportFinding<BimiDetails> {
+  const details: BimiDetails = { bimi };
   const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details });
-  if (details.status === 'not-configured') return finding('info', 'No BIMI record: mail clients show no brand logo.');
-  if (details.status === 'invalid')
-    return finding('warning', `The BIMI record cannot be used (${details.errors[0] ?? 'invalid'}).`);
+  if (bimi.status === 'not-configured') return finding('info', 'No BIMI record: mail clients show no brand logo.');
+  if (bimi.status === 'invalid')
+    return finding('warning', `The BIMI record cannot be used (${bimi.errors[0] ?? 'invalid'}).`);
   return finding('ok', 'A BIMI logo is published and the DMARC policy makes it eligible.');
 }

@@ -8,9 +8,11 @@ import type {
   BlacklistSkip,
   DkimDetails,
   DkimSelectorFailure,
+  BimiDetails,
   DaneDetails,
   DmarcDetails,
   MailCheckId,
+  MtaStsDetails,
   StarttlsDetails,
   TlsRptDetails,
   MxDetails,
@@ -27,9 +29,11 @@ import type { MxHost } from '../../checks/dns/lookup-run.js';
 import { parseHostname } from '../../validation.js';
 import { builder } from '../builder.js';
 import { defineCheck } from '../checks.js';
+import { Bimi } from './bimi.js';
 import { Dane } from './dane.js';
 import { DnsRcode } from './dns.js';
 import { TlsRptCheck } from './mail.js';
+import { MtaSts } from './mta-sts.js';
 import { SmtpStarttls } from './smtp.js';
 import { HealthCheckRef, HealthVerdictRef } from './health.js';
 
@@ -200,6 +204,22 @@ const MailTransportSkip = builder.objectRef<TransportSkip>('MailTransportSkip').
   }),
 });
 
+const MailMtaStsDetails = builder.objectRef<MtaStsDetails>('MailMtaStsDetails').implement({
+  description:
+    'mta-sts — warning: a policy that cannot be used (invalid: several records, a failed fetch, a bad certificate, a syntax error, an MX host not matched under enforce); info: no policy, mode none or testing; ok: enforce.',
+  fields: (t) => ({
+    mtaSts: t.field({ type: MtaSts, nullable: true, description: "mta-sts's data.", resolve: (d) => d.mtaSts }),
+  }),
+});
+
+const MailBimiDetails = builder.objectRef<BimiDetails>('MailBimiDetails').implement({
+  description:
+    'bimi (selector "default") — info: no record; warning: a record that cannot be used (bimi\'s errors say why); ok: valid.',
+  fields: (t) => ({
+    bimi: t.field({ type: Bimi, nullable: true, description: "bimi's data.", resolve: (d) => d.bimi }),
+  }),
+});
+
 const MailTlsRptDetails = builder.objectRef<TlsRptDetails>('MailTlsRptDetails').implement({
   description:
     'tls-rpt — warning: a record that is not valid, or none while the domain uses MTA-STS or DANE (delivery failures go unreported, RFC 8460); info: no record; ok: a valid record.',
@@ -244,9 +264,11 @@ const DETAILS_TYPE_OF = {
   dmarc: MailDmarcDetails,
   dkim: MailDkimDetails,
   blacklist: MailBlacklistDetails,
+  'mta-sts': MailMtaStsDetails,
   'tls-rpt': MailTlsRptDetails,
   starttls: MailStarttlsDetails,
   dane: MailDaneDetails,
+  bimi: MailBimiDetails,
 } as const;
 
 /** Which check a details object belongs to, recorded as the `details` field hands it out (union resolution). */
@@ -265,7 +287,7 @@ const MailCheckDetails = builder.unionType('MailCheckDetails', {
 
 const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').implement({
   description:
-    'One check of mailhealth-check. id, in this order: mx, spf, dmarc, dkim, blacklist, then the mail transport parts tls-rpt, starttls, dane; each details type states its rule.',
+    'One check of mailhealth-check. id, in this order: mx, spf, dmarc, dkim, blacklist, then the mail transport parts mta-sts, tls-rpt, starttls, dane, bimi; each details type states its rule.',
   interfaces: [HealthCheckRef],
   fields: (t) => ({
     details: t.field({
@@ -291,7 +313,7 @@ builder.queryField('mailhealthCheck', (t) =>
     nullable: true,
     type: MailHealthCheckRef,
     description:
-      'MX, SPF, DMARC, DKIM and blacklist checks of a domain, and how mail to it travels (TLS reporting, STARTTLS and DANE of each MX host), in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). ' +
+      'MX, SPF, DMARC, DKIM and blacklist checks of a domain, and how mail to it travels (MTA-STS, TLS reporting, STARTTLS and DANE of each MX host) and its BIMI logo, in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). ' +
       `The parts run concurrently and share the single checks' DNS questions, each asked once; a part that fails, or is still running ${MAIL_PART_BOUND_MS / 1000} s after the start, is that check's error and the others still report.`,
     args: { domain: t.arg.string({ required: true }) },
     resolve: defineCheck({

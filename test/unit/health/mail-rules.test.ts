@@ -72,7 +72,18 @@ const mx = (hosts: MxHost[], extra: Partial<MxLookupResult> = {}): MxLookupResul
 
 describe('the check list', () => {
   it('has the ids of api-v1.md, then the transport parts of mail-transport.md, each with a label, and a part bound under the 30 s composite bound', () => {
-    expect(MAIL_CHECK_IDS).toEqual(['mx', 'spf', 'dmarc', 'dkim', 'blacklist', 'tls-rpt', 'starttls', 'dane']);
+    expect(MAIL_CHECK_IDS).toEqual([
+      'mx',
+      'spf',
+      'dmarc',
+      'dkim',
+      'blacklist',
+      'mta-sts',
+      'tls-rpt',
+      'starttls',
+      'dane',
+      'bimi',
+    ]);
     for (const id of MAIL_CHECK_IDS) expect(MAIL_CHECK_LABELS[id]).toMatch(/\w/);
     expect(MAIL_PART_BOUND_MS).toBeLessThan(30_000);
   });

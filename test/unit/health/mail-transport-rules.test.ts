@@ -8,7 +8,41 @@ import {
 } from '../../../src/checks/health/mail-transport-rules.js';
 import type { DaneResult } from '../../../src/checks/mail/dane.js';
 import type { SmtpStarttlsResult } from '../../../src/checks/mail/starttls.js';
+import type { BimiResult } from '../../../src/checks/mail/bimi.js';
+import type { MtaStsResult } from '../../../src/checks/mail/mta-sts.js';
 import type { TlsRptCheckResult } from '../../../src/checks/mail/tls-rpt.js';
+
+function mtaSts(status: MtaStsResult['status'], errors: string[] = []): MtaStsResult {
+  return {
+    domain: 'a.test',
+    found: status !== 'not-configured',
+    record: status === 'not-configured' ? '' : 'v=STSv1; id=1',
+    id: '1',
+    policyUrl: 'https://mta-sts.a.test/.well-known/mta-sts.txt',
+    policy: null,
+    fetch: { status: null, error: null },
+    mxMatches: [],
+    status,
+    errors,
+    warnings: [],
+  };
+}
+
+function bimi(status: BimiResult['status'], errors: string[] = []): BimiResult {
+  return {
+    domain: 'a.test',
+    selector: 'default',
+    found: status !== 'not-configured',
+    record: '',
+    queriedName: 'default._bimi.a.test',
+    location: '',
+    authority: '',
+    svg: null,
+    dmarcEligible: true,
+    status,
+    errors,
+  };
+}
 
 const MX = { nullMx: false, hostCount: 2 };
 
@@ -140,13 +174,11 @@ describe('mta-sts, tls-rpt and bimi', () => {
   });
 
   it('mta-sts: invalid a warning, not configured and testing info, enforce ok', () => {
-    expect(mtaStsFinding({ status: 'invalid', errors: ['the policy fetch failed'] }).summary).toMatch(
-      /the policy fetch failed/,
-    );
-    expect(mtaStsFinding({ status: 'invalid', errors: [] }).status).toBe('warning');
-    expect(mtaStsFinding({ status: 'not-configured', errors: [] }).status).toBe('info');
-    expect(mtaStsFinding({ status: 'testing', errors: [] }).status).toBe('info');
-    expect(mtaStsFinding({ status: 'enforce', errors: [] }).status).toBe('ok');
+    expect(mtaStsFinding(mtaSts('invalid', ['the policy fetch failed'])).summary).toMatch(/the policy fetch failed/);
+    expect(mtaStsFinding(mtaSts('invalid', [])).status).toBe('warning');
+    expect(mtaStsFinding(mtaSts('not-configured', [])).status).toBe('info');
+    expect(mtaStsFinding(mtaSts('testing', [])).status).toBe('info');
+    expect(mtaStsFinding(mtaSts('enforce', [])).status).toBe('ok');
   });
 
   it('tls-rpt: missing is a warning only when MTA-STS or DANE is in use; invalid a warning', () => {
@@ -167,8 +199,8 @@ describe('mta-sts, tls-rpt and bimi', () => {
   });
 
   it('bimi: absent info, invalid warning, valid ok', () => {
-    expect(bimiFinding({ status: 'not-configured', errors: [] }).status).toBe('info');
-    expect(bimiFinding({ status: 'invalid', errors: ['DMARC must be enforced'] }).status).toBe('warning');
-    expect(bimiFinding({ status: 'valid', errors: [] }).status).toBe('ok');
+    expect(bimiFinding(bimi('not-configured', [])).status).toBe('info');
+    expect(bimiFinding(bimi('invalid', ['DMARC must be enforced'])).status).toBe('warning');
+    expect(bimiFinding(bimi('valid', [])).status).toBe('ok');
   });
 });
