@@ -3796,7 +3796,7 @@ export interface operations {
                 host: string;
                 /**
                  * @description 1–65535.
-                 * @example 34715
+                 * @example 44963
                  */
                 port: number;
             };
@@ -3910,7 +3910,7 @@ export interface operations {
             query: {
                 /**
                  * @description A full http or https URL.
-                 * @example http://site.lab.test:44663/ok
+                 * @example http://site.lab.test:42357/ok
                  */
                 url: string;
             };
@@ -4024,7 +4024,7 @@ export interface operations {
             query: {
                 /**
                  * @description A full http or https URL.
-                 * @example http://site.lab.test:44663/redirect?to=%2Fblog%2Fpost
+                 * @example http://site.lab.test:42357/redirect?to=%2Fblog%2Fpost
                  */
                 url: string;
             };
@@ -4593,7 +4593,7 @@ export interface operations {
                 host: string;
                 /**
                  * @description TCP port, 1–65535; default 25 (587 for submission).
-                 * @example 42225
+                 * @example 41041
                  */
                 port?: number;
             };
@@ -4705,6 +4705,7 @@ export interface operations {
     mtaSts: {
         parameters: {
             query: {
+                /** @example Good.STS.test. */
                 domain: string;
             };
             header?: never;
@@ -4815,8 +4816,12 @@ export interface operations {
     bimi: {
         parameters: {
             query: {
+                /** @example good.brand.test */
                 domain: string;
-                /** @description The BIMI selector; default "default". */
+                /**
+                 * @description The BIMI selector; default "default".
+                 * @example spring
+                 */
                 selector?: string;
             };
             header?: never;
@@ -4934,7 +4939,7 @@ export interface operations {
                 host: string;
                 /**
                  * @description TCP port, 1–65535; default 25.
-                 * @example 46721
+                 * @example 46771
                  */
                 port?: number;
             };
