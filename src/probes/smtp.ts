@@ -8,8 +8,8 @@
  * `handshakeTimeoutMs`; all of it `sessionTimeoutMs` (each step gets what is left of it). Replies are
  * capped by smtp-replies.ts (4 KiB per line, 64 lines).
  *
- * After a completed handshake the connection is closed without a QUIT inside TLS: nothing more is
- * learned from it, and closing is what RFC 5321 §3.8 expects a server to survive.
+ * After a completed handshake the client says QUIT inside TLS and closes (RFC 5321 §4.1.1.10),
+ * without waiting for the 221.
  */
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -184,6 +184,7 @@ export async function smtpSession(opts: SmtpSessionOptions): Promise<SmtpSession
           handshakeTimeoutMs: left(opts.handshakeTimeoutMs),
           ...(opts.signal ? { signal: opts.signal } : {}),
           ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
+          farewell: 'QUIT\r\n',
         },
         socket,
         { startedAt, tcpMs: connected.elapsedMs },

@@ -43,6 +43,8 @@ export interface TlsHandshakeOptions {
   readonly ciphers?: string;
   /** called with socket.remoteAddress right after the TCP connect, before any TLS byte is sent; throw to stop */
   readonly assertRemote?: (remoteAddress: string) => void;
+  /** sent inside TLS once the handshake completed, before closing (SMTP: "QUIT\r\n", RFC 5321 §4.1.1.10) */
+  readonly farewell?: string;
 }
 
 export interface TlsHandshakeResult extends HandshakeFacts {
@@ -281,7 +283,14 @@ function runHandshake(
     let settled = false;
 
     // `action` runs before the sockets are destroyed: it may still read the session.
-    const settle = (action: () => void): void => {
+    const release = (): void => {
+      tlsSocket.destroy();
+      socket.destroy();
+      socket.off('error', context.swallowLateError);
+    };
+    // `farewell` (a completed handshake only): the last words inside TLS, then close; a peer that does
+    // not close its side is cut off after FAREWELL_MS
+    const settle = (action: () => void, farewell?: string): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -289,9 +298,16 @@ function runHandshake(
       try {
         action();
       } finally {
-        tlsSocket.destroy();
-        socket.destroy();
-        socket.off('error', context.swallowLateError);
+        if (farewell === undefined) release();
+        else {
+          tlsSocket.end(farewell);
+          const cutOff = setTimeout(release, FAREWELL_MS);
+          cutOff.unref();
+          tlsSocket.once('close', () => {
+            clearTimeout(cutOff);
+            release();
+          });
+        }
       }
     };
     const onSecure = (): void =>
@@ -325,7 +341,7 @@ function runHandshake(
           remoteAddress,
           sniSent: sni !== null,
         });
-      });
+      }, opts.farewell);
     const onError = (error: Error): void => settle(() => reject(handshakeFailure(upstream, error)));
     const onClose = (): void =>
       settle(() =>
@@ -363,6 +379,9 @@ function runHandshake(
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** How long a peer gets to close after the farewell before the socket is destroyed. */
+const FAREWELL_MS = 1000;
 
 const TLS_RECORD_HANDSHAKE = 0x16; // RFC 8446 §5.1 ContentType.handshake
 

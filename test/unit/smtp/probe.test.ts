@@ -55,7 +55,9 @@ describe('smtpSession', () => {
     expect(handshake?.authorized).toBe(true);
     expect(handshake?.sniSent).toBe(true);
     expect(handshake?.peerChain[0]?.subject.CN).toBe(LAB_HOST);
-    expect(s.commands).toEqual(['EHLO probe.netdiag.test', 'STARTTLS']);
+    // QUIT inside TLS, and nothing else, ever
+    await expect.poll(() => s.commands).toEqual(['EHLO probe.netdiag.test', 'STARTTLS', 'QUIT']);
+    await expect.poll(() => s.openConnections()).toBe(0);
   });
 
   it('says QUIT after EHLO when STARTTLS is not offered', async () => {
