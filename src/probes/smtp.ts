@@ -200,6 +200,9 @@ export async function smtpSession(opts: SmtpSessionOptions): Promise<SmtpSession
   }
 }
 
+/** Replies received and not yet read: the client sends one command at a time, so a few at most. */
+const MAX_UNREAD_REPLIES = 4;
+
 /** The plain-text part of the session: lines out, replies in, each wait bounded. */
 class Conversation {
   private readonly parser = new ReplyParser();
@@ -212,6 +215,14 @@ class Conversation {
     const { replies, problem } = this.parser.push(chunk);
     this.replies.push(...replies);
     if (problem) this.fail(new ProbeError('MALFORMED', this.upstream, `${this.upstream} sent ${problemText(problem)}`));
+    // one command at a time is outstanding (no PIPELINING): a server that floods replies is cut off
+    else if (this.replies.length > MAX_UNREAD_REPLIES) {
+      // the conversation is out of step: no reply read from here on can be trusted
+      this.replies.length = 0;
+      this.fail(
+        new ProbeError('MALFORMED', this.upstream, `${this.upstream} sent replies to commands it was not sent`),
+      );
+    }
     this.wake?.();
   };
   private readonly onEnd = (): void =>

@@ -9,6 +9,7 @@
  *   refuse-tls    STARTTLS offered, the command answered 454
  *   greet-554     a 554 greeting (a server that will not talk to this client)
  *   endless       a greeting line that never ends (bytes without a line end, forever)
+ *   flood         complete greetings, one after another, forever
  *   silent        accepts the connection and never says a word
  *
  * It records what each client sent, so a test can assert that nothing but EHLO, STARTTLS and QUIT
@@ -17,7 +18,15 @@
 import net, { type AddressInfo } from 'node:net';
 import tls from 'node:tls';
 
-export type SmtpBehaviour = 'starttls' | 'plain' | 'tls-broken' | 'refuse-tls' | 'greet-554' | 'endless' | 'silent';
+export type SmtpBehaviour =
+  | 'starttls'
+  | 'plain'
+  | 'tls-broken'
+  | 'refuse-tls'
+  | 'greet-554'
+  | 'endless'
+  | 'flood'
+  | 'silent';
 
 export interface LabSmtpOptions {
   behaviour: SmtpBehaviour;
@@ -60,9 +69,10 @@ export async function startSmtpServer(options: LabSmtpOptions): Promise<LabSmtpS
       socket.end('554 5.7.1 lab: no SMTP service for you\r\n');
       return;
     }
-    if (b === 'endless') {
+    if (b === 'endless' || b === 'flood') {
+      const chunk = b === 'endless' ? '220-'.padEnd(1024, 'x') : '220 hello\r\n'.repeat(50);
       const timer = setInterval(() => {
-        if (socket.writable) socket.write('220-'.padEnd(1024, 'x'));
+        if (socket.writable) socket.write(chunk);
         else clearInterval(timer);
       }, 1);
       timers.add(timer);

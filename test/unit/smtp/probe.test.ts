@@ -98,6 +98,12 @@ describe('smtpSession', () => {
     expect((e as Error).message).toMatch(/a reply line longer than 4096 bytes/);
   });
 
+  it('cuts off a server that floods replies nobody asked for', async () => {
+    const e = await rejection(smtpSession(await options(await server('flood'))));
+    expect(e).toMatchObject({ kind: 'MALFORMED' });
+    expect((e as Error).message).toMatch(/sent replies to commands it was not sent/);
+  });
+
   it('gives up on a silent server after the reply bound, and closes its socket', async () => {
     const s = await server('silent');
     const e = await rejection(smtpSession(await options(s, { replyTimeoutMs: 200 })));
