@@ -43,6 +43,9 @@ describe.skipIf(!hasChromium)(
           system: ['127.0.0.1:9'],
           publicResolvers: [{ name: 'Lab', ip: '192.0.2.53', countryCode: 'ZZ', address: '127.0.0.1:9' }],
         },
+        // chromium starting beside a busy test run delays this process's event loop; shedding on it would
+        // fail the page loads for a reason that is not the page's (as in test/helpers/app.ts)
+        admission: { maxEventLoopDelayMs: 0 },
       });
       services = await createServices(config, silentLogger);
       const app = createApp(services);
