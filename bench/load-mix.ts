@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Pool } from 'undici';
+import { Pool, WebSocket } from 'undici';
 import { rr, startDnsLab, type DnsLab } from '../test/lab/dns-server.js';
 import { startHttpLab, type HttpLab } from '../test/lab/http-server.js';
 import { labPki } from '../test/lab/pki.js';
@@ -81,6 +81,8 @@ function mixOf(lab: Lab): string[] {
 interface Service {
   origin: string;
   pids: number[];
+  /** the inspector URLs of the service's processes (the primary's too) */
+  inspectors: string[];
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -104,12 +106,24 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
   // fill up and block the service's synchronous log writes, measuring this process instead.
   const logFile = join(dir, 'service.log');
   const logFd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  // The inspector (loopback, a free port per process) lets the benchmark run a full garbage collection
+  // before it reads the heap: what is left then is what the service keeps, not garbage V8 has not
+  // collected yet because nothing allocates any more.
+  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', 'scripts/start.mjs'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, NETDIAG_CONFIG: file },
-    stdio: ['ignore', logFd, 'inherit'],
+    stdio: ['ignore', logFd, 'pipe'],
   });
   closeSync(logFd);
+  const inspectors: string[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    for (const m of stderr.matchAll(/Debugger listening on (ws:\/\/127\.0\.0\.1:\d+\/[\w-]+)/g))
+      if (!inspectors.includes(m[1]!)) inspectors.push(m[1]!);
+    // only the start-up lines matter; keep the tail in case a line is split
+    stderr = stderr.slice(-512);
+  });
   const events = () =>
     readFileSync(logFile, 'utf8')
       .split('\n')
@@ -126,6 +140,7 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
   return {
     origin: `http://${listening[0]!.address}`,
     pids: listening.map((l) => l.pid as number),
+    inspectors,
     child,
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));
@@ -149,11 +164,46 @@ function rssMb(pids: number[]): number {
   return kb / 1024;
 }
 
-/** V8 heap in use of the worker answering /metrics, in MB. */
-async function heapMb(origin: string): Promise<number> {
-  const text = await (await fetch(`${origin}/metrics`)).text();
-  const m = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
-  return Number(m?.[1] ?? NaN) / 1024 / 1024;
+/** One inspector command (Chrome DevTools Protocol) on a process of the service; its result. */
+function inspect(url: string, method: string, params: Record<string, unknown> = {}): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    const timer = setTimeout(() => {
+      ws.close();
+      reject(new Error(`the inspector at ${url} did not answer ${method}`));
+    }, 30_000);
+    ws.addEventListener('open', () => ws.send(JSON.stringify({ id: 1, method, params })));
+    ws.addEventListener('message', (event) => {
+      const reply = JSON.parse(String(event.data));
+      if (reply.id !== 1) return;
+      clearTimeout(timer);
+      ws.close();
+      if (reply.error) reject(new Error(`${method}: ${reply.error.message}`));
+      else resolve(reply.result);
+    });
+    ws.addEventListener('error', () => {
+      clearTimeout(timer);
+      reject(new Error(`the inspector at ${url} could not be reached`));
+    });
+  });
+}
+
+/**
+ * V8 heap in use after a full garbage collection, in MB, of the largest worker: what the service keeps
+ * (the heap read without a collection also counts garbage that V8 leaves alone while nothing allocates).
+ */
+async function heapAfterGcMb(service: Service): Promise<number> {
+  let largest = 0;
+  for (const url of service.inspectors) {
+    await inspect(url, 'HeapProfiler.collectGarbage');
+    const { result } = await inspect(url, 'Runtime.evaluate', {
+      expression: 'JSON.stringify([process.pid, process.memoryUsage().heapUsed])',
+      returnByValue: true,
+    });
+    const [pid, heapUsed] = JSON.parse(result.value) as [number, number];
+    if (service.pids.includes(pid)) largest = Math.max(largest, heapUsed / 1024 / 1024);
+  }
+  return largest;
 }
 
 /**
@@ -310,16 +360,16 @@ export async function benchLoadMix(
       try {
         // warm-up: JIT, caches, connection pools
         await runMix(service, paths, 20, 1_000);
-        const restMb = rssMb(service.pids);
-        const heapBefore = await heapMb(service.origin);
+        const heapBefore = await heapAfterGcMb(service);
+        const restMb = rssMb(service.pids) / service.pids.length;
         const run = await runMix(service, paths, clients, durationMs);
         await new Promise((r) => setTimeout(r, 2_000));
-        const afterMb = rssMb(service.pids);
-        const heapAfter = await heapMb(service.origin);
+        const heapAfter = await heapAfterGcMb(service);
+        const afterMb = rssMb(service.pids) / service.pids.length;
         throughput[workers] = run.perSecond;
         console.log(formatRun(`  ${workers} worker${workers > 1 ? 's' : ''}`, run));
         console.log(
-          `    memory: RSS at rest ${restMb.toFixed(0)} MB, peak ${run.rssPeakMb.toFixed(0)} MB, after ${afterMb.toFixed(0)} MB (${service.pids.length} process${service.pids.length > 1 ? 'es' : ''}, primary not counted); heap ${heapBefore.toFixed(0)} MB before, ${heapAfter.toFixed(0)} MB after (one worker)`,
+          `    memory per worker: RSS at rest ${restMb.toFixed(0)} MB, peak ${(run.rssPeakMb / service.pids.length).toFixed(0)} MB, after ${afterMb.toFixed(0)} MB; heap after a full GC ${heapBefore.toFixed(0)} MB before the run, ${heapAfter.toFixed(0)} MB after (largest worker; at rest and after are read after that GC)`,
         );
       } finally {
         await service.stop();
