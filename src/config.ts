@@ -166,9 +166,11 @@ const schema = z
     /**
      * added section: the SMTP probe of smtp-starttls, dane and mailhealth-check. `heloName` is the name
      * sent in EHLO (RFC 5321 §4.1.1.1: the client's own domain); null sends this machine's host name.
+     * `enabled` false: no SMTP session is opened (hosts whose outbound port 25 is blocked).
      */
     smtp: z
       .object({
+        enabled: z.boolean().default(true),
         heloName: z
           .string()
           .regex(

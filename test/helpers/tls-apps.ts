@@ -31,12 +31,16 @@ export interface ConnectionTestApps {
 }
 
 /** An app resolving through `dns`, trusting the lab root, with TEST_BOUND_MS bounds. */
-export async function createConnectionTestApp(dns: DnsLab, options: { allowLoopback: boolean }): Promise<TestApp> {
+export async function createConnectionTestApp(
+  dns: DnsLab,
+  options: { allowLoopback: boolean; config?: Record<string, unknown> },
+): Promise<TestApp> {
   const pki = await labPki();
   return createTestApp(
     {
       dns: { system: [`127.0.0.1:${dns.port}`], timeoutMs: 500 },
       ...(options.allowLoopback ? { targets: { allow: ['127.0.0.0/8', '::1/128'] } } : {}),
+      ...options.config,
     },
     { connections: { tlsCa: pki.root.cert, connectTimeoutMs: TEST_BOUND_MS, handshakeTimeoutMs: TEST_BOUND_MS } },
   );

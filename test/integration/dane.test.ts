@@ -130,6 +130,31 @@ describe.skipIf(missing.length > 0)('dane against a validating unbound', () => {
     expect(smtp.connections()).toBe(before + 1);
   });
 
+  it('with SMTP probes turned off: the records and their DNSSEC state, no match, no connection', async () => {
+    const pki = await labPki();
+    const off = await createTestApp(
+      {
+        dns: { system: [`${lab.resolver.host}:${lab.resolver.port}`], timeoutMs: 3000 },
+        targets: { allow: ['127.0.0.0/8'] },
+        smtp: { enabled: false },
+      },
+      { connections: { tlsCa: pki.root.cert }, smtpPort: smtp.port },
+    );
+    try {
+      const before = smtp.connections();
+      const body = await (await off.get(`/api/v1/dane?host=mx.secure.lab&port=${smtp.port}`)).json();
+      expect(body.data).toMatchObject({
+        dnssec: 'secure',
+        status: 'error',
+        error: 'no certificate chain to match: SMTP probes are turned off on this instance (smtp.enabled is false)',
+        tlsa: [{ usage: 3, matches: false }],
+      });
+      expect(smtp.connections()).toBe(before);
+    } finally {
+      await off.close();
+    }
+  });
+
   it('refuses an IP literal or a bad host with 400', async () => {
     expect((await t.get('/api/v1/dane?host=127.0.0.1')).status).toBe(400);
     expect((await t.get('/api/v1/dane?host=bad_host')).status).toBe(400);

@@ -633,6 +633,27 @@ describe('mailhealth-check', () => {
     await ctx.resolve('_dmarc.healthy.test', 'TXT');
   });
 
+  it('with SMTP probes turned off (smtp.enabled false): starttls is info, nothing connects to the MX hosts', async () => {
+    const off = await createTestApp({ ...appConfig, smtp: { enabled: false } }, appOverrides);
+    try {
+      const before = smtp.map((s) => s.connections());
+      const body = await (await off.get('/api/v1/mailhealth-check?domain=healthy.test')).json();
+      expect(checkOf(body, 'starttls')).toMatchObject({
+        status: 'info',
+        summary: 'The MX hosts were not tested: SMTP probes are turned off on this instance (smtp.enabled).',
+      });
+      expect(checkOf(body, 'starttls').details.notTested.map((s: any) => s.host)).toEqual([
+        'mx1.lab.test',
+        'mx2.lab.test',
+      ]);
+      expect(checkOf(body, 'dane').status).toBe('info');
+      expect(body.data.verdict.status).toBe('ok');
+      expect(smtp.map((s) => s.connections())).toEqual(before);
+    } finally {
+      await off.close();
+    }
+  });
+
   it('through GraphQL too, priced as one composite check', async () => {
     expect(checkSpecForField('mailhealthCheck')).toMatchObject({ tool: 'mailhealth-check', composite: true });
     const res = await graphql(

@@ -162,6 +162,19 @@ describe('smtp-starttls', () => {
     expect(labs.good!.connections()).toBe(before);
   });
 
+  it('answers 503 naming smtp.enabled when SMTP probes are turned off, and connects to nothing', async () => {
+    const off = await createConnectionTestApp(dns, { allowLoopback: true, config: { smtp: { enabled: false } } });
+    try {
+      const before = labs.good!.connections();
+      const res = await off.get(`/api/v1/smtp-starttls?host=mx.lab.test&port=${labs.good!.port}`);
+      expect(res.status).toBe(503);
+      expect((await res.json()).error).toBe('SMTP probes are turned off on this instance (smtp.enabled is false)');
+      expect(labs.good!.connections()).toBe(before);
+    } finally {
+      await off.close();
+    }
+  });
+
   it('composes in GraphQL: one session serves two selections, and a failing field costs the others nothing', async () => {
     const before = labs.good!.connections();
     const { status, body } = await graphql(

@@ -133,8 +133,8 @@ export async function runMailHealth(
       'tls-rpt': Promise.all([runTlsRptCheck(ctx, domain), mtaSts.catch(() => null), dane.catch(() => null)]).then(
         ([tlsRpt, sts, daneFacts]) => tlsRptFinding(tlsRpt, { mtaSts: sts?.found ?? false, dane: usesDane(daneFacts) }),
       ),
-      starttls: Promise.all([mxNames, starttls]).then(([mx, details]) => starttlsFinding(details, mxContext(mx))),
-      dane: Promise.all([mxNames, dane]).then(([mx, details]) => daneFinding(details, mxContext(mx))),
+      starttls: Promise.all([mxNames, starttls]).then(([mx, details]) => starttlsFinding(details, mxContext(ctx, mx))),
+      dane: Promise.all([mxNames, dane]).then(([mx, details]) => daneFinding(details, mxContext(ctx, mx))),
       bimi: runBimiCheck(ctx, domain, 'default').then(bimiFinding),
     };
 
@@ -149,8 +149,8 @@ export async function runMailHealth(
   }
 }
 
-function mxContext(mx: MxNames): MxContext {
-  return { nullMx: mx.nullMx, hostCount: mx.exchanges.length };
+function mxContext(ctx: CheckContext, mx: MxNames): MxContext {
+  return { nullMx: mx.nullMx, hostCount: mx.exchanges.length, smtpProbes: ctx.config.smtp.enabled };
 }
 
 /** DANE is in use when a tested MX host has secure TLSA records. */

@@ -37,10 +37,12 @@ export interface TransportFinding<D> {
   details: D;
 }
 
-/** What the mx part knows: the domain takes no mail (null MX), or has no MX host to test. */
+/** What the mx part knows (the domain takes no mail, or has no MX host to test), and whether SMTP probes run. */
 export interface MxContext {
   nullMx: boolean;
   hostCount: number;
+  /** config smtp.enabled: false where outbound port 25 is blocked */
+  smtpProbes: boolean;
 }
 
 function noHosts(mx: MxContext): { status: HealthCheckStatus; summary: string } | null {
@@ -75,6 +77,8 @@ export function starttlsFinding(
   });
   const none = noHosts(mx);
   if (none) return finding(none.status, none.summary);
+  if (!mx.smtpProbes)
+    return finding('info', 'The MX hosts were not tested: SMTP probes are turned off on this instance (smtp.enabled).');
   const reached = facts.hosts.filter((h) => h.status !== 'unreachable');
   const unreachable = facts.hosts.filter((h) => h.status === 'unreachable');
   if (reached.length === 0) {
@@ -135,13 +139,20 @@ export function daneFinding(facts: PerHostFacts<DaneResult>, mx: MxContext): Tra
       'critical',
       `The TLSA records of ${names(bogus)} do not validate (DNSSEC bogus): DANE-aware senders will not deliver; fix the zone's signatures.`,
     );
-  const broken = [...by('unusable'), ...by('error')];
+  // without SMTP probes (smtp.enabled false) secure records cannot be matched: worth knowing, not a fault
+  const unverified = mx.smtpProbes ? [] : by('error').filter((h) => h.dnssec !== 'bogus');
+  const broken = [...by('unusable'), ...by('error').filter((h) => !unverified.includes(h))];
   if (broken.length > 0)
     return finding(
       'warning',
       `DANE cannot be verified for ${names(broken)} (${broken[0]!.error ?? 'only TLSA usages 0 and 1, which SMTP ignores'}); use DANE-EE (3 1 1) or DANE-TA records.`,
     );
   const valid = by('valid');
+  if (valid.length === 0 && unverified.length > 0)
+    return finding(
+      'info',
+      `TLSA records exist for ${names(unverified)} but cannot be matched here: SMTP probes are turned off on this instance (smtp.enabled).`,
+    );
   if (valid.length === 0)
     return finding(
       'info',

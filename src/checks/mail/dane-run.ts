@@ -8,6 +8,7 @@
  */
 import { recordsOfType, type DnsResponse, type TlsaData } from '../../probes/dns.js';
 import { ProbeError } from '../../probes/errors.js';
+import { SMTP_DISABLED } from '../smtp/loader.js';
 import type { CheckContext } from '../context.js';
 import { firstAddressPerFamily } from '../tls/run.js';
 import { daneVerdict, tlsaName, type DaneDnssec, type DaneResult } from './dane.js';
@@ -42,6 +43,7 @@ async function presentedChain(
   port: number,
 ): Promise<{ chain: Buffer[] | null; error: string | null }> {
   if (startsWithStarttls(port, ctx)) {
+    if (!ctx.config.smtp.enabled) return { chain: null, error: SMTP_DISABLED };
     const { outcome } = await smtpOutcome(ctx, { kind: 'hostname', hostname: host }, port);
     if (outcome.kind === 'unreachable') return { chain: null, error: unreachableText(outcome.error, port) };
     const { session } = outcome;

@@ -9,6 +9,7 @@
  */
 import { hostname as machineName } from 'node:os';
 import type { Config } from '../../config.js';
+import { UnavailableError } from '../../errors.js';
 import { smtpSession, type SmtpSessionResult } from '../../probes/smtp.js';
 import { unobserved, type ObserveUpstream } from '../../server/metrics.js';
 import { createRequestLoader } from '../request-loader.js';
@@ -76,5 +77,10 @@ export function createSmtpLoaders(deps: SmtpLoaderDependencies): SmtpLoaders {
       ),
     smtpQuestionKey,
   );
-  return { smtpSession: (question) => sessions.load(question) };
+  return {
+    smtpSession: (question) =>
+      smtp.enabled ? sessions.load(question) : Promise.reject(new UnavailableError(SMTP_DISABLED)),
+  };
 }
+
+export const SMTP_DISABLED = 'SMTP probes are turned off on this instance (smtp.enabled is false)';

@@ -44,7 +44,7 @@ function bimi(status: BimiResult['status'], errors: string[] = []): BimiResult {
   };
 }
 
-const MX = { nullMx: false, hostCount: 2 };
+const MX = { nullMx: false, hostCount: 2, smtpProbes: true };
 
 function session(
   host: string,
@@ -136,8 +136,32 @@ describe('starttls', () => {
     );
     expect(f).toMatchObject({ status: 'error', error: 'TCP connect to 192.0.2.1:25 failed: ECONNREFUSED' });
     expect(f.summary).toMatch(/check that port 25 is open to this service/);
-    expect(starttlsFinding({ hosts: [], skipped: [] }, { nullMx: true, hostCount: 0 }).status).toBe('info');
-    expect(starttlsFinding({ hosts: [], skipped: [] }, { nullMx: false, hostCount: 0 }).status).toBe('info');
+    expect(starttlsFinding({ hosts: [], skipped: [] }, { nullMx: true, hostCount: 0, smtpProbes: true }).status).toBe(
+      'info',
+    );
+    expect(starttlsFinding({ hosts: [], skipped: [] }, { nullMx: false, hostCount: 0, smtpProbes: true }).status).toBe(
+      'info',
+    );
+  });
+});
+
+describe('with SMTP probes turned off (smtp.enabled false)', () => {
+  const OFF = { ...MX, smtpProbes: false };
+  it('starttls is info, naming the setting; dane records that cannot be matched are info, bogus ones still critical', () => {
+    const skipped = [
+      { host: 'mx1.a.test', reason: 'SMTP probes are turned off on this instance (smtp.enabled is false)' },
+    ];
+    expect(starttlsFinding({ hosts: [], skipped }, OFF)).toMatchObject({
+      status: 'info',
+      summary: 'The MX hosts were not tested: SMTP probes are turned off on this instance (smtp.enabled).',
+      details: { starttls: [], notTested: skipped },
+    });
+    expect(daneFinding({ hosts: [dane('mx.a.test', 'error')], skipped: [] }, OFF)).toMatchObject({
+      status: 'info',
+      summary: expect.stringMatching(/^TLSA records exist for mx\.a\.test but cannot be matched here/),
+    });
+    expect(daneFinding({ hosts: [dane('mx.a.test', 'error')], skipped: [] }, MX).status).toBe('warning');
+    expect(daneFinding({ hosts: [dane('mx.a.test', 'error', 'bogus')], skipped: [] }, OFF).status).toBe('critical');
   });
 });
 
