@@ -29,7 +29,8 @@ export type FetchBodyMode = false | 'head';
 /**
  * A document fetched as a mail policy check reads it (MTA-STS policy, BIMI SVG): redirects are not
  * followed (RFC 8461 §3.3: "HTTP 3xx redirects MUST NOT be followed"), the body is read whatever its
- * type, up to `maxBytes` (never more than config http.maxBodyBytes).
+ * type, up to `maxBytes`: the document's own limit (MTA-STS 64 KiB, BIMI 32 KiB), which the checks'
+ * findings name, rather than config http.maxBodyBytes (the bound of page bodies).
  */
 export interface DocumentFetchOptions {
   readonly maxBytes: number;
@@ -85,8 +86,7 @@ export function createHttpLoaders(deps: HttpLoaderDependencies): HttpLoaders {
   );
   return {
     fetch: (url, options) => fetches.load({ url, readBody: options.readBody }),
-    fetchDocument: (url, options) =>
-      documents.load({ url, maxBytes: Math.min(options.maxBytes, deps.http.maxBodyBytes) }),
+    fetchDocument: (url, options) => documents.load({ url, maxBytes: options.maxBytes }),
   };
 }
 
