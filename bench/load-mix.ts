@@ -10,7 +10,8 @@
  *
  * BENCH_LOAD_MS sets the measuring time of each run (default 10000); BENCH_LOAD_CLIENTS the clients
  * of the mix runs (default 200); BENCH_LOAD_WORKERS the worker counts to compare (default "1,2");
- * BENCH_LOAD_SATURATION=0 leaves the saturation run out (for a quick look while tuning).
+ * BENCH_LOAD_SATURATION=0 leaves the saturation run out (for a quick look while tuning);
+ * SERVICE_NODE_OPTIONS is the service's NODE_OPTIONS (e.g. "--max-old-space-size=160", README "Under load").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -111,7 +112,11 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
   // collected yet because nothing allocates any more.
   const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', 'scripts/start.mjs'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, NETDIAG_CONFIG: file },
+    env: {
+      PATH: process.env.PATH,
+      NETDIAG_CONFIG: file,
+      ...(process.env.SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS } : {}),
+    },
     stdio: ['ignore', logFd, 'pipe'],
   });
   closeSync(logFd);
