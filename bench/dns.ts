@@ -6,7 +6,7 @@
  *   resolver that never answers it should take about one time-out, not more.
  */
 import { buildConfig } from '../src/config.js';
-import { createCheckContext } from '../src/checks/context.js';
+import { createCheckContext } from '../src/loaders/context.js';
 import { runDnsLookup } from '../src/checks/dns/lookup-run.js';
 import { createServices } from '../src/create-services.js';
 import { silentLogger } from '../src/log.js';

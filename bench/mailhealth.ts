@@ -23,7 +23,7 @@
  * the block lists are asked and the SMTP parts connect): nothing leaves loopback.
  */
 import { setMaxListeners } from 'node:events';
-import { createCheckContext } from '../src/checks/context.js';
+import { createCheckContext } from '../src/loaders/context.js';
 import { runMailHealth } from '../src/checks/health/mail-run.js';
 import { inferProviders } from '../src/checks/mail/providers.js';
 import { buildConfig } from '../src/config.js';

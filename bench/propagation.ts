@@ -4,7 +4,7 @@
  * bounded by its own `dns.timeoutMs`, so the check should take about one time-out, not more (and
  * certainly not one per resolver).
  */
-import { createCheckContext } from '../src/checks/context.js';
+import { createCheckContext } from '../src/loaders/context.js';
 import { runDnsPropagation } from '../src/checks/dns/propagation-run.js';
 import { buildConfig } from '../src/config.js';
 import { createServices } from '../src/create-services.js';

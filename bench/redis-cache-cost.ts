@@ -10,10 +10,10 @@
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { silentLogger } from '../src/log.js';
-import { createDnsClient } from '../src/probes/dns.js';
-import { connectRedis } from '../src/server/redis.js';
-import { createSharedCache, SHARED_CACHE_KEY_PREFIX } from '../src/server/shared-cache.js';
-import { createIpDataSource } from '../src/probes/ipdata.js';
+import { createDnsClient } from '../src/probes/dns/client.js';
+import { connectRedis } from '../src/platform/redis.js';
+import { createSharedCache, SHARED_CACHE_KEY_PREFIX } from '../src/platform/shared-cache.js';
+import { createIpDataSource } from '../src/probes/ipdata/source.js';
 import { rr, startDnsLab } from '../test/lab/dns-server.js';
 import { startRedisLab } from '../test/lab/redis.js';
 
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   }
 
   console.log(
-    '\n## the shared cache (src/server/shared-cache.ts) on a local miss: GET + PTTL in one round trip + parse',
+    '\n## the shared cache (src/platform/shared-cache.ts) on a local miss: GET + PTTL in one round trip + parse',
   );
   const connection = await connectRedis(lab.url, { logger: silentLogger });
   const cache = createSharedCache<object>(connection, {

@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { buildConfig } from '../src/config.js';
-import { createCheckContext } from '../src/checks/context.js';
+import { createCheckContext } from '../src/loaders/context.js';
 import { runTlsConfiguration } from '../src/checks/tls/run.js';
 import { createServices } from '../src/create-services.js';
 import { silentLogger } from '../src/log.js';

@@ -1,29 +1,29 @@
 /**
  * createApp(services) → a fetch handler. Routes: /healthz, /graphql (yoga, GraphiQL for browsers),
- * /api/* (the REST shim), /readyz and /metrics (src/server/health.ts, metrics.ts). Every request gets a
+ * /api/* (the REST shim), /readyz and /metrics (src/web/health.ts, metrics.ts). Every request gets a
  * request id (echoed in `x-request-id`), is counted in the metrics and logged as one JSON line (request id,
  * tool, status, duration, key id).
  * Tests call `app.fetch(request, { peerAddress })` without opening a port.
  */
-import { redactedPath, authenticate } from './server/auth.js';
+import { redactedPath, authenticate } from './platform/auth.js';
 import type { Services } from './services.js';
 import type { ServerContext } from './graphql/context.js';
 import { createNetdiagYoga } from './graphql/yoga.js';
 import { MAX_OPERATION_BODY_BYTES } from './graphql/plugins/use-operation-limits.js';
 import { createRestHandler, REST_PREFIX, restRouteFor, toolOf } from './rest/handler.js';
-import { isRefusal, type ShedReason } from './server/admission.js';
+import { isRefusal, type ShedReason } from './platform/admission.js';
 import { envelopeResponse } from './rest/envelope.js';
-import { livenessResponse, readinessResponse } from './server/health.js';
-import { metricsResponse } from './server/metrics.js';
-import { requestIdOf, withRequestId } from './server/request-id.js';
+import { livenessResponse, readinessResponse } from './web/health.js';
+import { metricsResponse } from './platform/metrics.js';
+import { requestIdOf, withRequestId } from './platform/request-id.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
 import { schema } from './graphql/schema.js';
-import { KEYS_PATH } from './server/developer-page.js';
-import { createDeveloperRoutes } from './server/key-issuance.js';
-import { createUnkeyedGate } from './server/unkeyed-budget.js';
-import { createDocsRoutes } from './server/docs-page.js';
-import { GRAPHIQL_ASSETS, graphiqlAssetResponse } from './server/graphiql-assets.js';
+import { KEYS_PATH } from './web/developer-page.js';
+import { createDeveloperRoutes } from './web/key-issuance.js';
+import { createUnkeyedGate } from './platform/unkeyed-budget.js';
+import { createDocsRoutes } from './web/docs-page.js';
+import { GRAPHIQL_ASSETS, graphiqlAssetResponse } from './graphql/graphiql-assets.js';
 
 /** The generated OpenAPI 3.1 document of the v1 REST API (no key needed). */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -41,7 +41,7 @@ export function createApp(services: Services): App {
   let openApiJson: string | undefined;
 
   /**
-   * Runs a check request once admission control lets it (src/server/admission.ts); a refusal is
+   * Runs a check request once admission control lets it (src/platform/admission.ts); a refusal is
    * answered at once, before any work or charge, in the surface's own error shape.
    */
   async function admitted(

@@ -1,25 +1,25 @@
 /** Builds the long-lived services from the configuration (production wiring; tests may override parts). */
-import { createOutbound } from './net/outbound.js';
-import { createAdmission, eventLoopDelaySensor, NO_LOOP_DELAY_SENSOR } from './server/admission.js';
-import { createDnsCache } from './checks/dns-cache.js';
-import { connectionSettings, type ConnectionSettings } from './checks/tls/settings.js';
+import { createOutbound } from './probes/outbound.js';
+import { createAdmission, eventLoopDelaySensor, NO_LOOP_DELAY_SENSOR } from './platform/admission.js';
+import { createDnsCache } from './loaders/dns-cache.js';
+import { connectionSettings, type ConnectionSettings } from './probes/tls/settings.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
-import { createDnsClient, systemResolvers } from './probes/dns.js';
-import { createIpDataSource, type IpDataSource } from './probes/ipdata.js';
-import { createIpFactsCache } from './checks/ip/cache.js';
-import { loadBootstrapFile } from './checks/registry/bootstrap.js';
-import { createRegistryCache } from './checks/registry/cache.js';
-import { createRdapClient, type RdapClient } from './probes/rdap.js';
-import { createGuardedRdapDispatcher } from './probes/rdap-dispatcher.js';
+import { createDnsClient, systemResolvers } from './probes/dns/client.js';
+import { createIpDataSource, type IpDataSource } from './probes/ipdata/source.js';
+import { createIpFactsCache } from './loaders/ip-facts-cache.js';
+import { loadBootstrapFile } from './probes/registry/bootstrap.js';
+import { createRegistryCache } from './loaders/registry-cache.js';
+import { createRdapClient, type RdapClient } from './probes/registry/rdap.js';
+import { createGuardedRdapDispatcher } from './probes/registry/rdap-dispatcher.js';
 import { createTargetGuard } from './probes/guard.js';
-import { createKeyring, loadOrCreateSecret } from './server/keys.js';
-import { createMemoryQuotaStore, type QuotaStore } from './server/quota.js';
+import { createKeyring, loadOrCreateSecret } from './platform/keys.js';
+import { createMemoryQuotaStore, type QuotaStore } from './platform/quota.js';
 import type { LedgerName } from './cluster/ledger-ipc.js';
-import { createRedisQuotaStore } from './server/quota-redis.js';
-import { connectRedis } from './server/redis.js';
-import { issuancePolicy } from './server/key-issuance.js';
-import { createMetrics } from './server/metrics.js';
+import { createRedisQuotaStore } from './platform/quota-redis.js';
+import { connectRedis } from './platform/redis.js';
+import { issuancePolicy } from './web/key-issuance.js';
+import { createMetrics } from './platform/metrics.js';
 import { restRoutes } from './rest/routes.js';
 import type { Services } from './services.js';
 
@@ -101,15 +101,18 @@ export async function createServices(
     dnsClient: createDnsClient({ timeoutMs: config.dns.timeoutMs }),
     dnsCache: createDnsCache(),
     systemResolvers: config.dns.system.length > 0 ? config.dns.system : systemResolvers(),
-    dnsAuthoritativePort: overrides.dnsAuthoritativePort ?? 53,
     ipData,
     ipFactsCache: createIpFactsCache(),
     rdapBootstrap,
     rdapClient: config.rdap.enabled ? createGuardedRdapClient(config.targets.allow) : null,
     registryCache: createRegistryCache({ ...(overrides.now ? { now: overrides.now } : {}), redis }),
     pingPath: overrides.pingPath ?? 'ping',
-    webPorts: overrides.webPorts ?? { http: 80, https: 443 },
-    smtpPort: overrides.smtpPort ?? 25,
+    ports: {
+      dnsAuthoritative: overrides.dnsAuthoritativePort ?? 53,
+      http: overrides.webPorts?.http ?? 80,
+      https: overrides.webPorts?.https ?? 443,
+      smtp: overrides.smtpPort ?? 25,
+    },
     connections: connectionSettings({
       connectTimeoutMs: config.tcp.connectTimeoutMs,
       handshakeTimeoutMs: config.tls.handshakeTimeoutMs,

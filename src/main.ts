@@ -12,7 +12,7 @@ import { createServer, type RequestListener } from 'node:http';
 import { ConfigError, loadConfig, workerCount, type Config } from './config.js';
 import { applyHttpTimeouts } from './http-timeouts.js';
 import { createJsonLogger } from './log.js';
-import { whileStarting } from './server/starting.js';
+import { whileStarting } from './web/starting.js';
 import type { Services } from './services.js';
 
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     import('./create-services.js'),
     import('./app.js'),
     import('./http-server.js'),
-    import('./server/metrics.js'),
+    import('./platform/metrics.js'),
     import('./cluster/primary.js'),
     import('./cluster/ledger-ipc.js'),
   ]);

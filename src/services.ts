@@ -4,27 +4,28 @@
  * main.ts, the composition root); tests build their own with loopback upstreams.
  */
 import type { Config, HostPort } from './config.js';
-import type { DnsCache } from './checks/dns-cache.js';
-import type { ConnectionSettings } from './checks/tls/settings.js';
+import type { DnsCache } from './loaders/dns-cache.js';
+import type { ConnectionSettings } from './probes/tls/settings.js';
 import type { Logger } from './log.js';
-import type { Metrics } from './server/metrics.js';
-import type { DnsClient } from './probes/dns.js';
-import type { IpDataSource } from './probes/ipdata.js';
-import type { IpFactsCache } from './checks/ip/cache.js';
-import type { Bootstrap } from './checks/registry/bootstrap.js';
-import type { RegistryCache } from './checks/registry/cache.js';
-import type { RdapClient } from './probes/rdap.js';
-import type { QuotaStore } from './server/quota.js';
-import type { Keyring } from './server/keys.js';
-import type { Admission } from './server/admission.js';
-import type { Outbound } from './net/outbound.js';
+import type { Metrics } from './platform/metrics.js';
+import type { DnsClient } from './probes/dns/client.js';
+import type { IpDataSource } from './probes/ipdata/source.js';
+import type { IpFactsCache } from './loaders/ip-facts-cache.js';
+import type { Bootstrap } from './probes/registry/bootstrap.js';
+import type { RegistryCache } from './loaders/registry-cache.js';
+import type { RdapClient } from './probes/registry/rdap.js';
+import type { QuotaStore } from './platform/quota.js';
+import type { Keyring } from './platform/keys.js';
+import type { Admission } from './platform/admission.js';
+import type { Outbound } from './probes/outbound.js';
+import type { LoaderDependencies, WellKnownPorts } from './loaders/context.js';
 
-export interface Services {
+export interface Services extends LoaderDependencies {
   readonly config: Config;
   readonly keyring: Keyring;
-  /** check requests in flight and waiting, per key and per process (src/server/admission.ts) */
+  /** check requests in flight and waiting, per key and per process (src/platform/admission.ts) */
   readonly admission: Admission;
-  /** process-wide caps on upstream questions in flight, and coalescing of identical ones (src/net/outbound.ts) */
+  /** process-wide caps on upstream questions in flight, and coalescing of identical ones (src/probes/outbound.ts) */
   readonly outbound: Outbound;
   readonly quota: QuotaStore;
   /** key issuance on the developer page, by client address: `auth.issuePerIpPerDay` per rolling 24 h (decisions §10) */
@@ -41,8 +42,6 @@ export interface Services {
   readonly dnsCache: DnsCache;
   /** `dns.system`, or the operating system's resolvers when that is empty */
   readonly systemResolvers: readonly HostPort[];
-  /** the port authoritative name servers are asked on: 53 (a test seam, ServiceOverrides.dnsAuthoritativePort) */
-  readonly dnsAuthoritativePort: number;
   /** trust anchors and time bounds of the TLS and TCP connection checks */
   readonly connections: ConnectionSettings;
   /** IP → ASN / country facts (bundled database, operator MMDB or IPinfo Lite) */
@@ -57,10 +56,8 @@ export interface Services {
   readonly registryCache: RegistryCache;
   /** the ping executable: 'ping' (iputils-ping, through the default PATH); a test seam, ServiceOverrides.pingPath */
   readonly pingPath: string;
-  /** the ports website-health-check treats as HTTP and HTTPS: 80 and 443 (a test seam, ServiceOverrides.webPorts) */
-  readonly webPorts: { readonly http: number; readonly https: number };
-  /** the port mailhealth-check talks SMTP on with MX hosts: 25 (a test seam, ServiceOverrides.smtpPort) */
-  readonly smtpPort: number;
+  /** the ports spoken with targets (53, 80, 443, 25; ServiceOverrides point them at test labs) */
+  readonly ports: WellKnownPorts;
   /** readiness (for /readyz): configuration loaded, and Redis reachable when `store.redisUrl` is set */
   ready(): Promise<{ ok: boolean; reason?: string }>;
   /** releases timers, sockets and stores */

@@ -4,7 +4,7 @@
  * message at a time — so a charge stays one atomic step across workers (N concurrent requests with
  * credits for M < N admit exactly M, whichever workers they land on).
  */
-import type { ChargeOutcome, QuotaStore } from '../server/quota.js';
+import type { ChargeOutcome, QuotaStore } from '../platform/quota.js';
 
 export const LEDGER_NAMES = ['quota', 'issue', 'unkeyed'] as const;
 export type LedgerName = (typeof LEDGER_NAMES)[number];

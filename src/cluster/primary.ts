@@ -7,9 +7,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import { workerCount, type Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { loadOrCreateSecret } from '../server/keys.js';
-import { createMemoryQuotaStore, type QuotaStore } from '../server/quota.js';
-import { issuancePolicy } from '../server/key-issuance.js';
+import { loadOrCreateSecret } from '../platform/keys.js';
+import { createMemoryQuotaStore, type QuotaStore } from '../platform/quota.js';
+import { issuancePolicy } from '../web/key-issuance.js';
 import { serveLedgers, type LedgerName } from './ledger-ipc.js';
 
 /** A worker that dies this soon after its start is not replaced in a loop faster than this. */

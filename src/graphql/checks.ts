@@ -4,7 +4,7 @@
  * credit plugin can price an operation *before* execution and leave unpriced the fields whose input is
  * invalid (decisions §1: a 400 is not charged), and the resolver validates with the very same parser.
  */
-import type { CheckContext } from '../checks/context.js';
+import type { CheckContext } from '../loaders/context.js';
 import type { RequestContext } from './context.js';
 
 export interface CheckSpec {

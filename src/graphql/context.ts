@@ -4,9 +4,9 @@
  * upstream question is asked once per request (decisions §9) and nothing leaks between requests.
  */
 import { setMaxListeners } from 'node:events';
-import type { AuthOutcome } from '../server/auth.js';
+import type { AuthOutcome } from '../platform/auth.js';
 import type { Services } from '../services.js';
-import { createCheckContext, type CheckContext } from '../checks/context.js';
+import { createCheckContext, type CheckContext } from '../loaders/context.js';
 
 /** What the HTTP layer knows about the connection. */
 export interface ServerContext {

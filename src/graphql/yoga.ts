@@ -3,8 +3,8 @@
  * authentication, credits, error masking and loaders apply once, to both.
  */
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { authenticate } from '../server/auth.js';
-import { renderGraphiqlPage } from '../server/graphiql-assets.js';
+import { authenticate } from '../platform/auth.js';
+import { renderGraphiqlPage } from './graphiql-assets.js';
 import type { Services } from '../services.js';
 import { createRequestContext, type RequestContext, type ServerContext } from './context.js';
 import { createMaskError } from './errors.js';
@@ -40,7 +40,7 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
     logging: false,
     batching: false,
     // GraphiQL served by the service itself (no CDN: a self-hosted explorer must work without internet),
-    // a small page over cached, compressed assets (src/server/graphiql-assets.ts).
+    // a small page over cached, compressed assets (src/graphql/graphiql-assets.ts).
     renderGraphiQL: renderGraphiqlPage,
     graphiql: {
       title: 'netdiag GraphQL explorer',

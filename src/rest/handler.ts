@@ -5,7 +5,7 @@
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { NetdiagError } from '../errors.js';
-import { authenticate } from '../server/auth.js';
+import { authenticate } from '../platform/auth.js';
 import type { Services } from '../services.js';
 import { checkSpecForField } from '../graphql/checks.js';
 import { GENERIC_ERROR_MESSAGE } from '../graphql/errors.js';

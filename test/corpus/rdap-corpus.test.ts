@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRdapDomain, type RegistryFacts } from '../../src/checks/registry/rdap-parse.js';
+import { parseRdapDomain, type RegistryFacts } from '../../src/probes/registry/rdap-parse.js';
 import { sharedFixturesDir } from './shared-dir.js';
 
 const fixtures = sharedFixturesDir();

@@ -10,8 +10,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseWhois } from '../../src/checks/registry/whois-parse.js';
-import type { WhoisFacts } from '../../src/checks/registry/whois-parse.js';
+import { parseWhois } from '../../src/probes/registry/whois-parse.js';
+import type { WhoisFacts } from '../../src/probes/registry/whois-parse.js';
 import { sharedFixturesDir } from './shared-dir.js';
 
 interface ExpectedFacts {

@@ -14,9 +14,9 @@ import { schema } from '../../src/graphql/schema.js';
 import { GRAPHIQL_EXAMPLE } from '../../src/graphql/yoga.js';
 import { QueryReader } from '../../src/rest/query-reader.js';
 import { restRoutes } from '../../src/rest/routes.js';
-import { PALETTE, describeEndpoints, formatDuration } from '../../src/server/developer-page.js';
-import { MAX_FORM_BYTES, mintFormToken } from '../../src/server/key-issuance.js';
-import type { QuotaStore } from '../../src/server/quota.js';
+import { PALETTE, describeEndpoints, formatDuration } from '../../src/web/developer-page.js';
+import { MAX_FORM_BYTES, mintFormToken } from '../../src/web/key-issuance.js';
+import type { QuotaStore } from '../../src/platform/quota.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 // The schema is built by Pothos, which Node loads with graphql's CommonJS build; vitest gives this file the

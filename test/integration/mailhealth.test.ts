@@ -10,7 +10,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCheckContext } from '../../src/checks/context.js';
+import { createCheckContext } from '../../src/loaders/context.js';
 import { runMailHealth } from '../../src/checks/health/mail-run.js';
 import { checkSpecForField } from '../../src/graphql/checks.js';
 import { createTestApp, graphql, type TestApp } from '../helpers/app.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PARTIAL_TTL_MS, REGISTRY_TTL_MS } from '../../src/checks/registry/cache.js';
+import { PARTIAL_TTL_MS, REGISTRY_TTL_MS } from '../../src/loaders/registry-cache.js';
 import { createTestApp, graphql, type TestApp } from '../helpers/app.js';
 import { openApiMismatches } from '../helpers/openapi.js';
 import { rr, startDnsLab, type DnsLab } from '../lab/dns-server.js';

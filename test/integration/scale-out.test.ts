@@ -6,7 +6,7 @@
  * Last, two real `tsx src/main.ts` processes: 330 concurrent requests, exactly 300 admitted.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REDIS_COMMAND_TIMEOUT_MS } from '../../src/server/redis.js';
+import { REDIS_COMMAND_TIMEOUT_MS } from '../../src/platform/redis.js';
 import { createTestApp, graphql, type TestApp } from '../helpers/app.js';
 import { startService } from '../helpers/process.js';
 import { REDIS_MISSING_MESSAGE, redisServerPath, startRedisLab, type RedisLab } from '../lab/redis.js';

@@ -7,9 +7,9 @@ import { parseDkimKey } from '../../src/checks/mail/dkim.js';
 import { parseDmarcRecord } from '../../src/checks/mail/dmarc.js';
 import { parseSpfRecord } from '../../src/checks/mail/spf.js';
 import { extractHeadTags } from '../../src/checks/http/open-graph.js';
-import { normaliseHeaderFields } from '../../src/checks/http/header-fields.js';
+import { normaliseHeaderFields } from '../../src/probes/http/header-fields.js';
 import { scoreSecurityHeaders } from '../../src/checks/http/security-headers.js';
-import { parseWhois } from '../../src/checks/registry/whois-parse.js';
+import { parseWhois } from '../../src/probes/registry/whois-parse.js';
 
 export interface HostileCase {
   readonly name: string;

@@ -1,10 +1,10 @@
 /**
  * Threat: stealing, guessing or reusing API keys. Keys never leave the service in a log line, a metrics
  * label or an error message; an issued key cannot be forged without the secret, and a revoked one stays
- * revoked; static keys are found by digest and issued tags checked with timingSafeEqual (src/server/keys.ts).
+ * revoked; static keys are found by digest and issued tags checked with timingSafeEqual (src/platform/keys.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { createKeyring } from '../../src/server/keys.js';
+import { createKeyring } from '../../src/platform/keys.js';
 import { createTestApp, graphql } from '../helpers/app.js';
 
 const SECRET = 'a-secret-of-the-test-deployment';

@@ -14,7 +14,7 @@
  *    a domain cannot make us send packets into a private network. A server name that does not
  *    resolve is skipped too; with no server left the caller falls back to the majority answer.
  * 3. The question, with RD clear (RFC 1035 §4.1.1), to those servers in parallel on
- *    `ctx.dnsAuthoritativePort` (53; tests use their lab's port), never from the shared cache. The
+ *    `ctx.ports.dnsAuthoritative` (53; tests use their lab's port), never from the shared cache. The
  *    first answer with AA set counts (the zone's servers serve one zone; waiting for the slowest
  *    would cost a whole time-out whenever one of them is down). A referral or a lame server (AA
  *    clear) does not count.
@@ -23,16 +23,13 @@
  */
 import type { HostPort } from '../../config.js';
 import { TargetRefusedError } from '../../errors.js';
-import { recordsOfType, type DnsRecord, type DnsResponse } from '../../probes/dns.js';
+import { recordsOfType, type DnsRecord, type DnsResponse } from '../../probes/dns/client.js';
 import type { ResolvedAddress } from '../../probes/guard.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { recordText, type LookupType } from './records.js';
 
 /** The part of the check context this module uses. */
-export type AuthoritativeContext = Pick<
-  CheckContext,
-  'resolve' | 'addresses' | 'dnsLive' | 'guard' | 'dnsAuthoritativePort'
->;
+export type AuthoritativeContext = Pick<CheckContext, 'resolve' | 'addresses' | 'dnsLive' | 'guard' | 'ports'>;
 
 /** NS hosts asked for one zone: more add load, not certainty. */
 export const MAX_SERVERS = 4;
@@ -96,7 +93,7 @@ async function zoneServers(ctx: AuthoritativeContext, name: string): Promise<Hos
   const servers: HostPort[] = [];
   for (const address of picked) {
     if (address !== null && !servers.some((s) => s.host === address))
-      servers.push({ host: address, port: ctx.dnsAuthoritativePort });
+      servers.push({ host: address, port: ctx.ports.dnsAuthoritative });
   }
   return servers;
 }

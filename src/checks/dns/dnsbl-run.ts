@@ -13,10 +13,10 @@
  */
 import { InputError, TargetRefusedError } from '../../errors.js';
 import { refusedRange } from '../../net/address-class.js';
-import { recordsOfType } from '../../probes/dns.js';
+import { recordsOfType } from '../../probes/dns/client.js';
 import { isProbeError, ProbeError } from '../../probes/errors.js';
 import { parseHostOrIp, type HostOrIp } from '../../validation.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import {
   classifyDnsblOutcome,
   countListed,

@@ -13,9 +13,9 @@
  * against one every signed zone reads `insecure` (documented in the README).
  */
 import type { HostPort } from '../../config.js';
-import { recordsOfType, type DnsResponse } from '../../probes/dns.js';
+import { recordsOfType, type DnsResponse } from '../../probes/dns/client.js';
 import { ProbeError } from '../../probes/errors.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { dnssecVerdict, type DnssecStatus } from './dnssec.js';
 
 export interface DnssecTestResult {

@@ -3,9 +3,9 @@
  * de-duplication, TTL cache), formatting is records.ts's.
  */
 import type { HostPort } from '../../config.js';
-import { recordsOfType, type DnsRecord, type DnsResponse } from '../../probes/dns.js';
+import { recordsOfType, type DnsRecord, type DnsResponse } from '../../probes/dns/client.js';
 import { ProbeError } from '../../probes/errors.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { providerOfMxHost } from '../mail/providers.js';
 import { formatLookupRecords, LOOKUP_TYPES, type LookupRecords, type LookupType } from './records.js';
 

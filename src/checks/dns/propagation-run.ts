@@ -8,10 +8,10 @@
  */
 import type { PublicResolver } from '../../config.js';
 import { InputError } from '../../errors.js';
-import { recordsOfType } from '../../probes/dns.js';
+import { recordsOfType } from '../../probes/dns/client.js';
 import { isProbeError, ProbeError } from '../../probes/errors.js';
 import { checkParameterText } from '../../validation.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { authoritativeRecords } from './authoritative-run.js';
 import {
   allResolversFailed,

@@ -9,7 +9,7 @@
  * (403 or 503), a Cloudflare edge (`server: cloudflare` or a `cf-ray` field) and one of
  * the page's fixed markers in the document head.
  */
-import type { HeaderMap } from '../http/header-fields.js';
+import type { HeaderMap } from '../../probes/http/header-fields.js';
 
 /** The statuses Cloudflare's challenge and block pages answer with. */
 export const CLOUDFLARE_CHALLENGE_STATUSES: ReadonlySet<number> = new Set([403, 503]);

@@ -9,8 +9,13 @@ import type { DaneResult } from '../mail/dane.js';
 import type { MtaStsResult } from '../mail/mta-sts.js';
 import type { SmtpStarttlsResult } from '../mail/starttls.js';
 import type { TlsRptCheckResult } from '../mail/tls-rpt.js';
-import type { TransportSkip } from './mail-transport-rules.js';
 import type { HealthCheckStatus } from './verdict.js';
+
+/** An MX host a per-host part did not test, and why. */
+export interface TransportSkip {
+  host: string;
+  reason: string;
+}
 
 /**
  * api-v1.md's five, then the mail transport parts of mail-transport.md. The transport parts' details

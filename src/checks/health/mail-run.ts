@@ -23,9 +23,9 @@
  */
 import { createPartBound, type PartBound } from './part-bound.js';
 import { NetdiagError } from '../../errors.js';
-import { recordsOfType } from '../../probes/dns.js';
+import { recordsOfType } from '../../probes/dns/client.js';
 import type { ResolvedAddress } from '../../probes/guard.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { runDnsblCheck } from '../dns/dnsbl-run.js';
 import { runMxLookup } from '../dns/lookup-run.js';
 import { runDkimCheck, runDmarcCheck, runSpfCheck, runTlsRptCheck, spfLookups, txtLookup } from '../mail/auth-run.js';

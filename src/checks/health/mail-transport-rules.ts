@@ -12,17 +12,19 @@ import type { DaneResult } from '../mail/dane.js';
 import type { SmtpStarttlsResult } from '../mail/starttls.js';
 import type { BimiResult } from '../mail/bimi.js';
 import type { MtaStsResult } from '../mail/mta-sts.js';
-import type { BimiDetails, DaneDetails, MtaStsDetails, StarttlsDetails, TlsRptDetails } from './mail-details.js';
+import type {
+  BimiDetails,
+  DaneDetails,
+  MtaStsDetails,
+  StarttlsDetails,
+  TlsRptDetails,
+  TransportSkip,
+} from './mail-details.js';
 import type { HealthCheckStatus } from './verdict.js';
 import { listInProse } from './verdict.js';
 
 /** MX hosts tested by starttls and dane, by priority: the bound on connections one request opens. */
 export const MAIL_TRANSPORT_MAX_HOSTS = 5;
-
-export interface TransportSkip {
-  host: string;
-  reason: string;
-}
 
 /** What a per-host part found: one single-check result per MX host tested, and the hosts not tested. */
 export interface PerHostFacts<R> {

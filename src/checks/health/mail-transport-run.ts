@@ -5,12 +5,13 @@
  * answers are the dmarc part's (bimi's eligibility). The rules are mail-transport-rules.ts's.
  */
 import { NetdiagError } from '../../errors.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { runDane } from '../mail/dane-run.js';
 import { runSmtpStarttls } from '../mail/starttls-run.js';
 import type { DaneResult } from '../mail/dane.js';
 import type { SmtpStarttlsResult } from '../mail/starttls.js';
-import { MAIL_TRANSPORT_MAX_HOSTS, type PerHostFacts, type TransportSkip } from './mail-transport-rules.js';
+import type { TransportSkip } from './mail-details.js';
+import { MAIL_TRANSPORT_MAX_HOSTS, type PerHostFacts } from './mail-transport-rules.js';
 
 /** Runs `check` for each MX host (the first MAIL_TRANSPORT_MAX_HOSTS); a host that cannot be tested is skipped with the reason. */
 async function perHost<R>(exchanges: readonly string[], check: (host: string) => Promise<R>): Promise<PerHostFacts<R>> {
@@ -39,10 +40,10 @@ export function starttlsFacts(
   exchanges: readonly string[],
 ): Promise<PerHostFacts<SmtpStarttlsResult>> {
   return perHost(exchanges, (hostname) =>
-    runSmtpStarttls(ctx, { host: { kind: 'hostname', hostname }, port: ctx.smtpPort }),
+    runSmtpStarttls(ctx, { host: { kind: 'hostname', hostname }, port: ctx.ports.smtp }),
   );
 }
 
 export function daneFacts(ctx: CheckContext, exchanges: readonly string[]): Promise<PerHostFacts<DaneResult>> {
-  return perHost(exchanges, (host) => runDane(ctx, { host, port: ctx.smtpPort }));
+  return perHost(exchanges, (host) => runDane(ctx, { host, port: ctx.ports.smtp }));
 }

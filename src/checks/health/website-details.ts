@@ -4,7 +4,7 @@
  * measured (null), so that clients can read details by id whatever the status.
  */
 import type { HealthCheckStatus } from './verdict.js';
-import type { PortState } from '../tls/port.js';
+import type { PortState } from '../../probes/tcp/port-state.js';
 import type { SslStatus } from '../tls/certificate.js';
 
 export const WEBSITE_CHECK_IDS = [
@@ -183,7 +183,7 @@ export function detailsNotMeasured<K extends WebsiteCheckId>(id: K): WebsiteDeta
   return empty[id];
 }
 
-/** The ports website-health-check knows as HTTP and HTTPS (80 and 443; Services.webPorts, a test seam). */
+/** The ports website-health-check knows as HTTP and HTTPS (CheckContext.ports: 80 and 443). */
 export interface WebPorts {
   readonly http: number;
   readonly https: number;

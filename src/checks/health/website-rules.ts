@@ -8,14 +8,14 @@
  * (should be fixed); critical (visitors are affected now, or soon: fix first); error
  * (the check could not run — its summary says why; made by `notRunFinding`).
  */
-import type { HopTiming } from '../../probes/http.js';
+import type { HopTiming } from '../../probes/http/fetcher.js';
 import type { ProbeErrorKind } from '../../probes/errors.js';
-import type { HeaderMap } from '../http/header-fields.js';
-import { isRedirectStatus } from '../http/redirects.js';
-import { mediaTypeOf } from '../http/content-type.js';
+import type { HeaderMap } from '../../probes/http/header-fields.js';
+import { isRedirectStatus } from '../../probes/http/redirects.js';
+import { mediaTypeOf } from '../../probes/http/content-type.js';
 import type { SecurityHeaderScore } from '../http/security-headers.js';
 import type { SslStatus } from '../tls/certificate.js';
-import type { PingStatistics } from '../ping/parse.js';
+import type { PingStatistics } from '../../probes/ping/parse.js';
 import { listInProse, type HealthCheckStatus } from './verdict.js';
 import {
   detailsNotMeasured,

@@ -31,9 +31,9 @@
 import { COMPOSITE_PART_BOUND_MS, createPartBound, type PartBound } from './part-bound.js';
 import { NetdiagError } from '../../errors.js';
 import { ProbeError } from '../../probes/errors.js';
-import type { FetchResult } from '../../probes/http.js';
-import { TlsProbeError } from '../../probes/tls.js';
-import type { CheckContext } from '../context.js';
+import type { FetchResult } from '../../probes/http/fetcher.js';
+import { TlsProbeError } from '../../probes/tls/prober.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { scoreSecurityHeaders } from '../http/security-headers.js';
 import { firstAddressPerFamily, MAIN_HANDSHAKE_ALPN, runPortChecker, runSslChecker } from '../tls/run.js';
 import { isCloudflareChallenge } from './cloudflare.js';
@@ -108,7 +108,7 @@ interface SiteFetch {
 }
 
 export async function runWebsiteHealth(ctx: CheckContext, target: WebsiteTarget): Promise<WebsiteHealthResult> {
-  const web = ctx.webPorts;
+  const web = ctx.ports;
   const { hostname } = target;
   const targetUrl = target.url ?? siteUrl(hostname, 'https:', web.https);
   const fallbackUrl = target.url === null ? siteUrl(hostname, 'http:', web.http) : null;

@@ -6,9 +6,9 @@
  * fetcher reports instead of refusing: headers are worth seeing even from a site whose
  * certificate expired).
  */
-import type { FetchResult } from '../../probes/http.js';
-import type { HeaderMap } from './header-fields.js';
-import { redirectChainOf } from './redirects.js';
+import type { FetchResult } from '../../probes/http/fetcher.js';
+import type { HeaderMap } from '../../probes/http/header-fields.js';
+import { redirectChainOf } from '../../probes/http/redirects.js';
 import { scoreSecurityHeaders, type SecurityHeaderScore } from './security-headers.js';
 
 export interface HttpHeadersData {

@@ -18,8 +18,8 @@
  *   against the final URL (decisions §5; a <base href> is deliberately not applied).
  */
 import { Parser } from 'htmlparser2';
-import type { FetchResult } from '../../probes/http.js';
-import { charsetParameter, encodingForLabel } from './content-type.js';
+import type { FetchResult } from '../../probes/http/fetcher.js';
+import { charsetParameter, encodingForLabel } from '../../probes/http/content-type.js';
 
 export interface OpenGraphTags {
   title: string | null;
@@ -115,31 +115,6 @@ function walkHead(text: string, visitor: HeadVisitor): void {
   );
   for (let i = 0; i < text.length && !done; i += PARSE_SLICE) parser.write(text.slice(i, i + PARSE_SLICE));
   parser.end();
-}
-
-/**
- * A stopWhen predicate for the fetcher: true once the bytes seen so far contain the end
- * of the head (</head> or <body>). Tags are ASCII in every encoding a page can declare
- * in a meta tag, so the bytes are tokenised as Latin-1; comments and scripts are
- * tokenised properly, so a "<body>" inside them does not stop the read.
- */
-export function createHeadEndDetector(): (chunk: Buffer) => boolean {
-  let ended = false;
-  const parser = new Parser(
-    {
-      onopentag(name) {
-        if (name === 'body') ended = true;
-      },
-      onclosetag(name) {
-        if (name === 'head') ended = true;
-      },
-    },
-    { decodeEntities: false },
-  );
-  return (chunk) => {
-    if (!ended) parser.write(chunk.toString('latin1'));
-    return ended;
-  };
 }
 
 function charsetOfMeta(attributes: Record<string, string>): string | null {

@@ -4,7 +4,7 @@
  * the response means is decided by the pure modules beside this one (headers.ts,
  * open-graph.ts).
  */
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { httpHeadersData, type HttpHeadersData } from './headers.js';
 import { openGraphData, type OpenGraphCheckerData } from './open-graph.js';
 

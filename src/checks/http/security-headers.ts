@@ -1,4 +1,4 @@
-import type { HeaderMap } from './header-fields.js';
+import type { HeaderMap } from '../../probes/http/header-fields.js';
 
 /** The five headers of http-headers' `security` block, in api-v1.md's order. */
 export const SECURITY_HEADERS = [

@@ -4,10 +4,10 @@
  */
 import { InputError, withArticle } from '../../errors.js';
 import { classifyAddress, normaliseIp } from '../../net/address-class.js';
-import { recordsOfType } from '../../probes/dns.js';
+import { recordsOfType } from '../../probes/dns/client.js';
 import type { HostOrIp } from '../../validation.js';
-import type { CheckContext } from '../context.js';
-import type { IpFacts } from './facts.js';
+import type { CheckContext } from '../../loaders/context.js';
+import type { IpFacts } from '../../probes/ipdata/facts.js';
 
 export interface IpInfoResult extends IpFacts {
   /** null when the target was already an IP; otherwise the domain that was resolved */

@@ -4,8 +4,8 @@
  * decisions §9), so mailhealth-check reuses the answers of these checks. The rules are spf.ts's,
  * dkim.ts's and dmarc.ts's.
  */
-import { recordsOfType, type RecordType } from '../../probes/dns.js';
-import type { CheckContext } from '../context.js';
+import { recordsOfType, type RecordType } from '../../probes/dns/client.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { recordText } from '../dns/records.js';
 import { dkimRecordName, evaluateDkim, type DkimCheckResult } from './dkim.js';
 import { checkDmarc, type DmarcCheckResult } from './dmarc.js';

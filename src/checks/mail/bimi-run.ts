@@ -3,11 +3,11 @@
  * `<selector>._bimi.<domain>`, then at the organisational domain's, draft §4.3); DMARC from dmarc-checker's
  * run (so mailhealth-check asks its questions once); the logo through the guarded HTTP fetcher (every
  * address checked, no redirects, at most 32 KiB). An https: URL on the default port is fetched on
- * `ctx.webPorts.https` (443 except in tests). What it means is bimi.ts's.
+ * `ctx.ports.https` (443 except in tests). What it means is bimi.ts's.
  */
 import { NetdiagError } from '../../errors.js';
 import { ProbeError } from '../../probes/errors.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { runDmarcCheck, txtLookup } from './auth-run.js';
 import {
   bimiName,
@@ -27,7 +27,7 @@ async function recordsAt(ctx: CheckContext, name: string): Promise<string[]> {
 
 async function fetchLogo(ctx: CheckContext, location: string): Promise<NonNullable<BimiEvidence['logo']>> {
   const url = new URL(location);
-  if (url.port === '' && ctx.webPorts.https !== 443) url.port = String(ctx.webPorts.https);
+  if (url.port === '' && ctx.ports.https !== 443) url.port = String(ctx.ports.https);
   try {
     const result = await ctx.fetchDocument(url, { maxBytes: SVG_MAX_BYTES });
     return {

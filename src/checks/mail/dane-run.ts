@@ -6,18 +6,18 @@
  * smtp-starttls and mailhealth-check share it) or from a direct TLS handshake on any other port.
  * What it all means is dane.ts's.
  */
-import { recordsOfType, type DnsResponse, type TlsaData } from '../../probes/dns.js';
+import { recordsOfType, type DnsResponse, type TlsaData } from '../../probes/dns/client.js';
 import { ProbeError } from '../../probes/errors.js';
-import { SMTP_DISABLED } from '../smtp/loader.js';
-import type { CheckContext } from '../context.js';
+import { SMTP_DISABLED } from '../../loaders/smtp.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { firstAddressPerFamily } from '../tls/run.js';
 import { daneVerdict, tlsaName, type DaneDnssec, type DaneResult } from './dane.js';
 import { unreachableText } from './starttls.js';
 import { smtpOutcome } from './starttls-run.js';
 
 /** RFC 7672 §2.2: SMTP relay (25) and submission (587) upgrade with STARTTLS; other ports speak TLS at once. */
-export function startsWithStarttls(port: number, ctx: Pick<CheckContext, 'smtpPort'>): boolean {
-  return port === 25 || port === 587 || port === ctx.smtpPort;
+export function startsWithStarttls(port: number, ctx: Pick<CheckContext, 'ports'>): boolean {
+  return port === 25 || port === 587 || port === ctx.ports.smtp;
 }
 
 async function tlsaAnswer(ctx: CheckContext, name: string): Promise<{ response: DnsResponse; dnssec: DaneDnssec }> {

@@ -17,7 +17,7 @@
  *   mismatch   secure usable records, none matching: a DANE-aware sender will not deliver (§2.2)
  */
 import { createHash, X509Certificate } from 'node:crypto';
-import type { TlsaData } from '../../probes/dns.js';
+import type { TlsaData } from '../../probes/dns/client.js';
 
 export type DaneDnssec = 'secure' | 'insecure' | 'bogus';
 export type DaneStatus = 'valid' | 'mismatch' | 'no-tlsa' | 'insecure' | 'unusable' | 'error';

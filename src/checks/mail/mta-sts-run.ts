@@ -2,15 +2,15 @@
  * mta-sts: the awaiting part. The TXT record and the MX hosts come from the system resolver through
  * the check context (shared with mx-lookup and mailhealth-check); the policy is fetched through the
  * guarded HTTP fetcher (every address checked, redirects not followed, at most 64 KiB) at
- * https://mta-sts.<domain>/.well-known/mta-sts.txt — on the port `ctx.webPorts.https`, 443 except in
+ * https://mta-sts.<domain>/.well-known/mta-sts.txt — on the port `ctx.ports.https`, 443 except in
  * tests. What it all means is mta-sts.ts's.
  */
 import { NetdiagError } from '../../errors.js';
 import { ProbeError } from '../../probes/errors.js';
-import { recordsOfType, type MxData } from '../../probes/dns.js';
-import type { FetchResult } from '../../probes/http.js';
-import type { CheckContext } from '../context.js';
-import { mediaTypeOf } from '../http/content-type.js';
+import { recordsOfType, type MxData } from '../../probes/dns/client.js';
+import type { FetchResult } from '../../probes/http/fetcher.js';
+import type { CheckContext } from '../../loaders/context.js';
+import { mediaTypeOf } from '../../probes/http/content-type.js';
 import { txtLookup } from './auth-run.js';
 import {
   isMtaStsRecord,
@@ -47,7 +47,7 @@ function responseProblem(result: FetchResult, host: string): string | null {
 
 async function fetchPolicy(ctx: CheckContext, domain: string): Promise<NonNullable<MtaStsEvidence['policyFetch']>> {
   const host = policyHost(domain);
-  const port = ctx.webPorts.https;
+  const port = ctx.ports.https;
   const url = new URL(`https://${host}${port === 443 ? '' : `:${port}`}/.well-known/mta-sts.txt`);
   let result: FetchResult;
   try {

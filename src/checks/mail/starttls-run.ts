@@ -1,13 +1,13 @@
 /**
  * smtp-starttls: the awaiting part. The host goes through the target guard; the session is the
- * request's (src/checks/smtp/loader.ts), so dane and mailhealth-check read the same one. What the
+ * request's (src/loaders/smtp.ts), so dane and mailhealth-check read the same one. What the
  * session means is starttls.ts's.
  */
 import { performance } from 'node:perf_hooks';
 import { ProbeError } from '../../probes/errors.js';
-import type { SmtpSessionResult } from '../../probes/smtp.js';
+import type { SmtpSessionResult } from '../../probes/smtp/session.js';
 import type { HostOrIp } from '../../validation.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { firstAddressPerFamily } from '../tls/run.js';
 import { starttlsResult, starttlsUnreachable, type SmtpStarttlsResult, type StarttlsTarget } from './starttls.js';
 

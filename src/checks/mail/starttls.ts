@@ -11,8 +11,8 @@
  *   ok
  */
 import type { ProbeError } from '../../probes/errors.js';
-import { SmtpProbeError, type SmtpSessionResult } from '../../probes/smtp.js';
-import { certificateDateToIso, displayName } from '../tls/chain.js';
+import { SmtpProbeError, type SmtpSessionResult } from '../../probes/smtp/session.js';
+import { certificateDateToIso, displayName } from '../../probes/tls/chain.js';
 import { daysRemaining, hostnameVerdict, sslStatus, type SslStatus } from '../tls/certificate.js';
 
 export type StarttlsStatus = 'ok' | 'certificate-problem' | 'tls-failed' | 'no-starttls' | 'unreachable';

@@ -3,10 +3,10 @@
  * reverse-lookup rules. Pure: no I/O.
  */
 import net from 'node:net';
-import { recordsOfType, type DnsResponse } from '../../probes/dns.js';
+import { recordsOfType, type DnsResponse } from '../../probes/dns/client.js';
 import type { ResolvedAddress } from '../../probes/guard.js';
 import { reversedAddressLabels } from '../dns/dnsbl.js';
-import type { PingStatistics } from './parse.js';
+import type { PingStatistics } from '../../probes/ping/parse.js';
 
 /** The PTR lookup of the pinged address: the name, or "" with the reason it is empty. */
 export interface ReverseDns {

@@ -11,7 +11,7 @@
 import { InputError } from '../../errors.js';
 import { ProbeError } from '../../probes/errors.js';
 import type { HostOrIp } from '../../validation.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import {
   addressToPing,
   pingData,

@@ -10,9 +10,9 @@
  */
 import { getDomain } from 'tldts';
 import { InputError } from '../../errors.js';
-import type { CheckContext } from '../context.js';
-import type { CachedRegistration } from './cache.js';
-import type { RegistryResult } from './lookup.js';
+import type { CheckContext } from '../../loaders/context.js';
+import type { CachedRegistration } from '../../loaders/registry-cache.js';
+import type { RegistryResult } from '../../probes/registry/lookup.js';
 
 const DAY_MS = 86_400_000;
 

@@ -11,7 +11,7 @@ import {
   nameAttribute,
   type CertificateEvidence,
   type PeerCertificateSummary,
-} from './chain.js';
+} from '../../probes/tls/chain.js';
 import { signatureAlgorithmName } from './der.js';
 
 const DAY_MS = 86_400_000;

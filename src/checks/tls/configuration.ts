@@ -4,20 +4,10 @@
  * touches the network. Problems of a family or of the connection are findings
  * inside a successful result (api-v1.md Errors 6–7), never thrown.
  */
-import { sha256Fingerprint, type CertificateEvidence } from './chain.js';
+import { sha256Fingerprint } from '../../probes/tls/chain.js';
 import { hostnameVerdict, tlsCertificateBlock, type TlsCertificateBlock } from './certificate.js';
-import type { ProtocolVerdict } from './protocols.js';
-
-/** The facts of one completed handshake that the result needs (the TLS probe's result has them all). */
-export interface HandshakeFacts extends CertificateEvidence {
-  readonly protocol: string;
-  readonly cipher: string;
-  readonly alpn: string | null;
-  readonly leafDer: Buffer;
-  readonly tcpMs: number;
-  readonly tlsMs: number;
-  readonly totalMs: number;
-}
+import type { ProtocolVerdict } from '../../probes/tls/protocols.js';
+import type { HandshakeFacts } from '../../probes/tls/prober.js';
 
 export interface FamilyProbe {
   readonly family: 4 | 6;

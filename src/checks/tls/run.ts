@@ -5,15 +5,15 @@
  * pure modules beside this one (certificate.ts, configuration.ts, protocols.ts, port.ts).
  */
 import { ProbeError } from '../../probes/errors.js';
-import { localTlsSupport, type TlsHandshakeResult } from '../../probes/tls.js';
+import { localTlsSupport, type TlsHandshakeResult } from '../../probes/tls/prober.js';
 import type { ResolvedAddress } from '../../probes/guard.js';
 import type { HostOrIp } from '../../validation.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext } from '../../loaders/context.js';
 import { sslCheckerData, type SslCheckerData } from './certificate.js';
 import { tlsConfigurationData, type FamilyProbe, type TlsConfigurationData } from './configuration.js';
-import type { TlsQuestion } from './loaders.js';
-import { portCheckerData, type PortCheckerData } from './port.js';
-import { protocolVerdicts, TLS_PROTOCOL_VERSIONS, type TlsProtocolVersion } from './protocols.js';
+import type { TlsQuestion } from '../../loaders/connections.js';
+import { portCheckerData, type PortCheckerData } from '../../probes/tcp/port-state.js';
+import { protocolVerdicts, TLS_PROTOCOL_VERSIONS, type TlsProtocolVersion } from '../../probes/tls/protocols.js';
 
 /** api-v1.md rule 7: ssl-checker connects on port 443; so does tls-configuration unless told otherwise. */
 export const HTTPS_PORT = 443;

@@ -7,7 +7,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { NetdiagError } from '../../errors.js';
-import { rateLimitHeaders, type ChargeOutcome } from '../../server/quota.js';
+import { rateLimitHeaders, type ChargeOutcome } from '../../platform/quota.js';
 import type { RequestContext } from '../context.js';
 import { priceOperation } from '../pricing.js';
 

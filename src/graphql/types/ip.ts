@@ -1,7 +1,7 @@
 /** ip-info, asn-lookup and what-is-my-ip: object types and their query fields. */
 import { runIpInfo, assertPublic, type IpInfoResult } from '../../checks/ip/run.js';
-import type { IpFacts } from '../../checks/ip/facts.js';
-import { clientAddress } from '../../server/client-address.js';
+import type { IpFacts } from '../../probes/ipdata/facts.js';
+import { clientAddress } from '../../platform/client-address.js';
 import { parseHostOrIp } from '../../validation.js';
 import { builder } from '../builder.js';
 import { defineCheck } from '../checks.js';

@@ -19,7 +19,7 @@ import type {
   SpfDetails,
 } from '../../checks/health/mail-details.js';
 import { runMailHealth, type MailHealthCheck, type MailHealthResult } from '../../checks/health/mail-run.js';
-import type { TransportSkip } from '../../checks/health/mail-transport-rules.js';
+import type { TransportSkip } from '../../checks/health/mail-details.js';
 import {
   BLACKLIST_LISTINGS_CRITICAL,
   MAIL_PART_BOUND_MS,

@@ -1,5 +1,5 @@
 /** my-ip (api-v1.md rule 1): the caller's public source address, no lookups. */
-import { clientAddress, type ClientAddress } from '../../server/client-address.js';
+import { clientAddress, type ClientAddress } from '../../platform/client-address.js';
 import { builder } from '../builder.js';
 import { defineCheck } from '../checks.js';
 

@@ -1,7 +1,7 @@
 /** ssl-checker, tls-configuration and port-checker: object types and their query fields. */
 import type { ChainEntry, TlsCertificateBlock } from '../../checks/tls/certificate.js';
 import type { TlsFamilyEntry, TlsNegotiated, TlsSni, TlsTiming } from '../../checks/tls/configuration.js';
-import type { ProtocolVerdict } from '../../checks/tls/protocols.js';
+import type { ProtocolVerdict } from '../../probes/tls/protocols.js';
 import {
   HTTPS_PORT,
   runPortChecker,

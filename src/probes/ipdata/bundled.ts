@@ -14,9 +14,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Reader, type Response } from 'maxmind';
-import { addressWords } from '../../checks/ip/address-words.js';
-import { AsnIndexBuilder, type AsnIndex } from '../../checks/ip/asn-index.js';
-import { factsFromBundled, type IpFacts } from '../../checks/ip/facts.js';
+import { addressWords } from './address-words.js';
+import { AsnIndexBuilder, type AsnIndex } from './asn-index.js';
+import { factsFromBundled, type IpFacts } from './facts.js';
 import { readBoundedFile } from './files.js';
 
 /** A database opened and ready: lookups are synchronous and do no I/O. */

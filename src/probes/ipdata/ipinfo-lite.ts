@@ -10,9 +10,9 @@
  * Messages name the upstream by host only: the URL carries the token.
  */
 import { request, type Dispatcher } from 'undici';
-import { factsFromIpinfoRecord, IpinfoRecordError } from '../../checks/ip/ipinfo-record.js';
-import { addressWords } from '../../checks/ip/address-words.js';
-import type { IpFacts } from '../../checks/ip/facts.js';
+import { factsFromIpinfoRecord, IpinfoRecordError } from './ipinfo-record.js';
+import { addressWords } from './address-words.js';
+import type { IpFacts } from './facts.js';
 import { ProbeError, type ProbeErrorKind } from '../errors.js';
 
 export interface IpinfoLiteOptions {

@@ -5,10 +5,10 @@
  * ../../checks/ip/ipinfo-record.ts.
  */
 import { Reader, type Response } from 'maxmind';
-import { addressWords } from '../../checks/ip/address-words.js';
-import { factsFromIpinfoRecord, IpinfoRecordError } from '../../checks/ip/ipinfo-record.js';
+import { addressWords } from './address-words.js';
+import { factsFromIpinfoRecord, IpinfoRecordError } from './ipinfo-record.js';
 import { UnavailableError } from '../../errors.js';
-import type { IpFacts } from '../../checks/ip/facts.js';
+import type { IpFacts } from './facts.js';
 import type { OpenIpDatabase } from './bundled.js';
 import { readBoundedFile } from './files.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestLoader } from '../../../src/checks/request-loader.js';
+import { createRequestLoader } from '../../../src/loaders/request-loader.js';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;

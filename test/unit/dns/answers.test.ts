@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDnsClient, recordsOfType, responseTtl } from '../../../src/probes/dns.js';
-import type { DnsRecord, DnsResponse } from '../../../src/probes/dns.js';
+import { createDnsClient, recordsOfType, responseTtl } from '../../../src/probes/dns/client.js';
+import type { DnsRecord, DnsResponse } from '../../../src/probes/dns/client.js';
 import { rr, startDnsLab } from '../../lab/dns-server.js';
 import type { DnsLab } from '../../lab/dns-server.js';
 

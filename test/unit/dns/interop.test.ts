@@ -13,8 +13,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeError } from '../../../src/probes/errors.js';
-import { createDnsClient, recordsOfType, responseTtl } from '../../../src/probes/dns.js';
-import type { DnsQuery } from '../../../src/probes/dns.js';
+import { createDnsClient, recordsOfType, responseTtl } from '../../../src/probes/dns/client.js';
+import type { DnsQuery } from '../../../src/probes/dns/client.js';
 import { rr, startDnsLab } from '../../lab/dns-server.js';
 import type { DnsLab } from '../../lab/dns-server.js';
 

@@ -1,8 +1,8 @@
 /** The lab DNS server itself: later tests rely on these behaviours. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeError } from '../../../src/probes/errors.js';
-import { createDnsClient } from '../../../src/probes/dns.js';
-import type { DnsQuery } from '../../../src/probes/dns.js';
+import { createDnsClient } from '../../../src/probes/dns/client.js';
+import type { DnsQuery } from '../../../src/probes/dns/client.js';
 import { DEFAULT_LAB_SOA, rr, startDnsLab } from '../../lab/dns-server.js';
 import type { DnsLab } from '../../lab/dns-server.js';
 

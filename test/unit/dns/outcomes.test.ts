@@ -2,8 +2,8 @@ import dgram from 'node:dgram';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.js';
 import { ProbeError } from '../../../src/probes/errors.js';
-import { createDnsClient } from '../../../src/probes/dns.js';
-import type { DnsQuery } from '../../../src/probes/dns.js';
+import { createDnsClient } from '../../../src/probes/dns/client.js';
+import type { DnsQuery } from '../../../src/probes/dns/client.js';
 import { rr, startDnsLab } from '../../lab/dns-server.js';
 import type { DnsLab } from '../../lab/dns-server.js';
 

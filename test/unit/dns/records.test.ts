@@ -1,7 +1,7 @@
 import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsClient } from '../../../src/probes/dns.js';
-import type { DnsResponse, RecordType } from '../../../src/probes/dns.js';
+import { createDnsClient } from '../../../src/probes/dns/client.js';
+import type { DnsResponse, RecordType } from '../../../src/probes/dns/client.js';
 import { dnskeyTag, toDnsRecords } from '../../../src/probes/dns/records.js';
 import { rr, startDnsLab } from '../../lab/dns-server.js';
 import type { DnsLab } from '../../lab/dns-server.js';

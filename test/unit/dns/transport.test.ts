@@ -5,8 +5,8 @@ import { getEventListeners } from 'node:events';
 import dnsPacket from 'dns-packet';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeError } from '../../../src/probes/errors.js';
-import { createDnsClient, systemResolvers } from '../../../src/probes/dns.js';
-import type { DnsQuery } from '../../../src/probes/dns.js';
+import { createDnsClient, systemResolvers } from '../../../src/probes/dns/client.js';
+import type { DnsQuery } from '../../../src/probes/dns/client.js';
 import { rr, startDnsLab } from '../../lab/dns-server.js';
 import type { DnsLab } from '../../lab/dns-server.js';
 

@@ -7,7 +7,7 @@
 import dgram from 'node:dgram';
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDnsClient } from '../../../src/probes/dns.js';
+import { createDnsClient } from '../../../src/probes/dns/client.js';
 import { ProbeError } from '../../../src/probes/errors.js';
 
 class UnroutableSocket extends EventEmitter {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { authoritativeRecords, type AuthoritativeContext } from '../../../src/checks/dns/authoritative-run.js';
-import type { DnsQuery, DnsRecord, DnsResponse } from '../../../src/probes/dns.js';
+import type { DnsQuery, DnsRecord, DnsResponse } from '../../../src/probes/dns/client.js';
 import { ProbeError } from '../../../src/probes/errors.js';
 import { createTargetGuard, type ResolvedAddress } from '../../../src/probes/guard.js';
 
@@ -55,7 +55,7 @@ function fakeContext(
     response({ rcode: 'NXDOMAIN', ...world.resolver[`${name} ${type}`] });
   const addresses = async (name: string) => world.addresses[name] ?? [];
   const ctx: AuthoritativeContext = {
-    dnsAuthoritativePort: PORT,
+    ports: { dnsAuthoritative: PORT, http: 80, https: 443, smtp: 25 },
     async dnsLive(q) {
       asked.push(q);
       const answer = world.servers[q.server.host]?.(q) ?? new ProbeError('TIMEOUT', q.server.host, 'no answer');

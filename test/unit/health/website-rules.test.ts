@@ -34,7 +34,7 @@ import {
   type SslFacts,
 } from '../../../src/checks/health/website-rules.js';
 import { scoreSecurityHeaders, SECURITY_HEADERS } from '../../../src/checks/http/security-headers.js';
-import type { PingStatistics } from '../../../src/checks/ping/parse.js';
+import type { PingStatistics } from '../../../src/probes/ping/parse.js';
 
 const DAY = 86_400_000;
 

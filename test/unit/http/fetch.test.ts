@@ -1,12 +1,12 @@
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHeadEndDetector } from '../../../src/checks/http/open-graph.js';
+import { createHeadEndDetector } from '../../../src/probes/http/head-end.js';
 import { InputError, TargetRefusedError } from '../../../src/errors.js';
 import { ProbeError } from '../../../src/probes/errors.js';
 import type { CheckedTarget, TargetGuard } from '../../../src/probes/guard.js';
 import { createTargetGuard } from '../../../src/probes/guard.js';
-import { fetchGuarded, type FetchOptions } from '../../../src/probes/http.js';
+import { fetchGuarded, type FetchOptions } from '../../../src/probes/http/fetcher.js';
 import type { HostOrIp } from '../../../src/validation.js';
 import {
   HUGE_BODY_BYTES,

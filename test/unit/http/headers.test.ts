@@ -4,12 +4,12 @@ import {
   encodingForLabel,
   isHtmlContentType,
   mediaTypeOf,
-} from '../../../src/checks/http/content-type.js';
-import { decodeFieldBytes, normaliseHeaderFields, pairRawHeaders } from '../../../src/checks/http/header-fields.js';
+} from '../../../src/probes/http/content-type.js';
+import { decodeFieldBytes, normaliseHeaderFields, pairRawHeaders } from '../../../src/probes/http/header-fields.js';
 import { httpHeadersData } from '../../../src/checks/http/headers.js';
-import { decideRedirect, redirectChainOf, requestKey, resolvedLocation } from '../../../src/checks/http/redirects.js';
+import { decideRedirect, redirectChainOf, requestKey, resolvedLocation } from '../../../src/probes/http/redirects.js';
 import { scoreSecurityHeaders } from '../../../src/checks/http/security-headers.js';
-import type { FetchHop, FetchResult } from '../../../src/probes/http.js';
+import type { FetchHop, FetchResult } from '../../../src/probes/http/fetcher.js';
 
 describe('normaliseHeaderFields', () => {
   it('lower-cases names and joins repeated fields with ", " in order', () => {

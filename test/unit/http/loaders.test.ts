@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpFetchKey } from '../../../src/checks/http/loaders.js';
+import { httpFetchKey } from '../../../src/loaders/http.js';
 
 describe('httpFetchKey', () => {
   it('is one question for URLs that differ only in the fragment or in WHATWG normalisation', () => {

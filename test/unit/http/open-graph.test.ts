@@ -1,13 +1,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createHeadEndDetector,
-  extractHeadTags,
-  openGraphData,
-  sniffEncoding,
-} from '../../../src/checks/http/open-graph.js';
+import { createHeadEndDetector } from '../../../src/probes/http/head-end.js';
+import { extractHeadTags, openGraphData, sniffEncoding } from '../../../src/checks/http/open-graph.js';
 import type { CheckedTarget, TargetGuard } from '../../../src/probes/guard.js';
-import { fetchGuarded, type FetchResult } from '../../../src/probes/http.js';
+import { fetchGuarded, type FetchResult } from '../../../src/probes/http/fetcher.js';
 import { startHttpLab, type HttpLab } from '../../lab/http-server.js';
 
 /** Windows-1251 bytes for ASCII and the basic Cyrillic letters А–я (U+0410–U+044F → 0xC0–0xFF). */

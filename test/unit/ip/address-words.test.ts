@@ -5,7 +5,7 @@ import {
   parseIpv4Bytes,
   parseIpv6Bytes,
   writeSuccessor,
-} from '../../../src/checks/ip/address-words.js';
+} from '../../../src/probes/ipdata/address-words.js';
 
 const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
 

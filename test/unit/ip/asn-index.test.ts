@@ -1,7 +1,7 @@
 /** The ASN index on small CSVs written here, where every row and boundary is known. */
 import { describe, expect, it } from 'vitest';
-import { addressWords } from '../../../src/checks/ip/address-words.js';
-import { AsnIndexBuilder, buildAsnIndex, type AsnIndex } from '../../../src/checks/ip/asn-index.js';
+import { addressWords } from '../../../src/probes/ipdata/address-words.js';
+import { AsnIndexBuilder, buildAsnIndex, type AsnIndex } from '../../../src/probes/ipdata/asn-index.js';
 
 const csv = (...lines: string[]): Uint8Array => new TextEncoder().encode(lines.join('\n') + '\n');
 const NONE = csv();

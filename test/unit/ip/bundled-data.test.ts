@@ -5,7 +5,7 @@
  * package version may move them, in which case re-read the rows named here.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createIpDataSource, type IpDataSource } from '../../../src/probes/ipdata.js';
+import { createIpDataSource, type IpDataSource } from '../../../src/probes/ipdata/source.js';
 import { InputError } from '../../../src/errors.js';
 import { ProbeError } from '../../../src/probes/errors.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { continentName, describeCountry, UNKNOWN_GEOGRAPHY } from '../../../src/checks/ip/geography.js';
+import { continentName, describeCountry, UNKNOWN_GEOGRAPHY } from '../../../src/probes/ipdata/geography.js';
 
 describe('describeCountry', () => {
   it('names countries and their continents from countries-list', () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIpDataSource, type IpDataSourceOptions } from '../../../src/probes/ipdata.js';
+import { createIpDataSource, type IpDataSourceOptions } from '../../../src/probes/ipdata/source.js';
 import { ProbeError } from '../../../src/probes/errors.js';
 import { liteRecord, startFakeIpinfo, type FakeIpinfo } from '../../lab/ipinfo-server.js';
 import { writeMmdb } from '../../lab/mmdb-writer.js';

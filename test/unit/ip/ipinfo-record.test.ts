@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { factsFromIpinfoRecord, IpinfoRecordError } from '../../../src/checks/ip/ipinfo-record.js';
-import { factsFromBundled, formatAsn } from '../../../src/checks/ip/facts.js';
+import { factsFromIpinfoRecord, IpinfoRecordError } from '../../../src/probes/ipdata/ipinfo-record.js';
+import { factsFromBundled, formatAsn } from '../../../src/probes/ipdata/facts.js';
 
 describe('factsFromIpinfoRecord', () => {
   it('maps the IPinfo Lite fields', () => {

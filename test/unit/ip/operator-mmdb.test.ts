@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnavailableError } from '../../../src/errors.js';
-import { createIpDataSource } from '../../../src/probes/ipdata.js';
+import { createIpDataSource } from '../../../src/probes/ipdata/source.js';
 import { ipinfoMmdbDatabase } from '../../../src/probes/ipdata/operator-mmdb.js';
 import { writeMmdb, type MmdbNetwork } from '../../lab/mmdb-writer.js';
 

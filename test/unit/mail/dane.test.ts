@@ -8,7 +8,7 @@ import {
   tlsaName,
   type DaneEvidence,
 } from '../../../src/checks/mail/dane.js';
-import type { TlsaData } from '../../../src/probes/dns.js';
+import type { TlsaData } from '../../../src/probes/dns/client.js';
 import { labPki } from '../../lab/pki.js';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;

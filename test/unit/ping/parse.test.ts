@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePingOutput } from '../../../src/checks/ping/parse.js';
+import { parsePingOutput } from '../../../src/probes/ping/parse.js';
 
 // Transcripts in iputils 20221126's exact format (ping/ping_common.c finish()).
 const ALL_REPLIES = `PING 127.0.0.1 (127.0.0.1) 56(84) bytes of data.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UnavailableError } from '../../../src/errors.js';
 import { ProbeError } from '../../../src/probes/errors.js';
-import { pingArguments, runPing } from '../../../src/probes/ping.js';
+import { pingArguments, runPing } from '../../../src/probes/ping/pinger.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'netdiag-ping-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

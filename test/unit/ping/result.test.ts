@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parsePingOutput } from '../../../src/checks/ping/parse.js';
+import { parsePingOutput } from '../../../src/probes/ping/parse.js';
 import { addressToPing, pingData, reverseDnsFromResponse, reverseLookupName } from '../../../src/checks/ping/result.js';
-import type { DnsRecord, DnsResponse } from '../../../src/probes/dns.js';
+import type { DnsRecord, DnsResponse } from '../../../src/probes/dns/client.js';
 
 function response(rcode: 'NOERROR' | 'NXDOMAIN', answers: DnsRecord[]): DnsResponse {
   return {

@@ -5,7 +5,7 @@ import {
   type AdmissionSettings,
   type LoopDelaySensor,
   type Ticket,
-} from '../../../src/server/admission.js';
+} from '../../../src/platform/admission.js';
 
 const settings: AdmissionSettings = {
   maxInFlight: 2,

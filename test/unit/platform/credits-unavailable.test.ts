@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/app.js';
 import { UnavailableError } from '../../../src/errors.js';
-import type { QuotaStore } from '../../../src/server/quota.js';
+import type { QuotaStore } from '../../../src/platform/quota.js';
 import { createTestApp, graphql, TEST_KEY, type TestApp } from '../../helpers/app.js';
 
 const viaProxy = { 'x-forwarded-for': '93.184.216.34' };

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createKeyring, loadOrCreateSecret } from '../../../src/server/keys.js';
+import { createKeyring, loadOrCreateSecret } from '../../../src/platform/keys.js';
 
 const secret = 's'.repeat(32);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCoalescer, createLimiter } from '../../../src/net/outbound.js';
+import { createCoalescer, createLimiter } from '../../../src/probes/outbound.js';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

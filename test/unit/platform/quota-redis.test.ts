@@ -6,14 +6,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UnavailableError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log.js';
-import { createMemoryQuotaStore, type QuotaPolicy, type QuotaStore } from '../../../src/server/quota.js';
-import { createRedisQuotaStore, quotaKeys } from '../../../src/server/quota-redis.js';
+import { createMemoryQuotaStore, type QuotaPolicy, type QuotaStore } from '../../../src/platform/quota.js';
+import { createRedisQuotaStore, quotaKeys } from '../../../src/platform/quota-redis.js';
 import {
   connectRedis,
   describeRedisUrl,
   REDIS_COMMAND_TIMEOUT_MS,
   type RedisConnection,
-} from '../../../src/server/redis.js';
+} from '../../../src/platform/redis.js';
 import { REDIS_MISSING_MESSAGE, redisServerPath, startRedisLab, type RedisLab } from '../../lab/redis.js';
 
 if (!redisServerPath) console.warn(REDIS_MISSING_MESSAGE);

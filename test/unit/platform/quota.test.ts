@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryQuotaStore, rateLimitHeaders } from '../../../src/server/quota.js';
+import { createMemoryQuotaStore, rateLimitHeaders } from '../../../src/platform/quota.js';
 
 describe('memory quota store', () => {
   it('charges, refuses, refunds and expires exactly', async () => {

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/log.js';
-import { connectRedis, type RedisConnection } from '../../../src/server/redis.js';
-import { createSharedCache, SHARED_CACHE_KEY_PREFIX } from '../../../src/server/shared-cache.js';
+import { connectRedis, type RedisConnection } from '../../../src/platform/redis.js';
+import { createSharedCache, SHARED_CACHE_KEY_PREFIX } from '../../../src/platform/shared-cache.js';
 import { REDIS_MISSING_MESSAGE, redisServerPath, startRedisLab, type RedisLab } from '../../lab/redis.js';
 
 if (!redisServerPath) console.warn(REDIS_MISSING_MESSAGE);

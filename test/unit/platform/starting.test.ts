@@ -1,8 +1,8 @@
-/** The answers while the app loads (src/server/starting.ts), over a real socket. */
+/** The answers while the app loads (src/web/starting.ts), over a real socket. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { whileStarting } from '../../../src/server/starting.js';
+import { whileStarting } from '../../../src/web/starting.js';
 
 let server: Server;
 let base: string;

@@ -8,7 +8,7 @@ import {
   loadBootstrap,
   loadBootstrapFile,
   rdapBaseFor,
-} from '../../../src/checks/registry/bootstrap.js';
+} from '../../../src/probes/registry/bootstrap.js';
 import { sharedFixturesDir } from '../../corpus/shared-dir.js';
 
 const repo = fileURLToPath(new URL('../../..', import.meta.url));

@@ -1,6 +1,6 @@
 /** The guarded WHOIS client: every WHOIS server passes the target rules before and after connecting. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGuardedWhoisClient, type WhoisServerGuard } from '../../../src/checks/registry/loader.js';
+import { createGuardedWhoisClient, type WhoisServerGuard } from '../../../src/probes/registry/guarded-whois.js';
 import { TargetRefusedError } from '../../../src/errors.js';
 import { ProbeError } from '../../../src/probes/errors.js';
 import type { ResolvedAddress } from '../../../src/probes/guard.js';

@@ -1,12 +1,12 @@
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadBootstrap } from '../../../src/checks/registry/bootstrap.js';
-import { lookupRegistration, type LookupDeps } from '../../../src/checks/registry/lookup.js';
-import { parseWhois } from '../../../src/checks/registry/whois-parse.js';
+import { loadBootstrap } from '../../../src/probes/registry/bootstrap.js';
+import { lookupRegistration, type LookupDeps } from '../../../src/probes/registry/lookup.js';
+import { parseWhois } from '../../../src/probes/registry/whois-parse.js';
 import { InputError } from '../../../src/errors.js';
 import { ProbeError } from '../../../src/probes/errors.js';
-import { createRdapClient } from '../../../src/probes/rdap.js';
-import { createWhoisClient } from '../../../src/probes/whois.js';
+import { createRdapClient } from '../../../src/probes/registry/rdap.js';
+import { createWhoisClient } from '../../../src/probes/registry/whois.js';
 import { startRdapLab, type RdapBehaviour, type RdapLab } from '../../lab/rdap-server.js';
 import { closedPort, startWhoisLab, type WhoisLab, type WhoisLabRoutes } from '../../lab/whois-server.js';
 

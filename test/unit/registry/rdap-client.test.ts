@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeError } from '../../../src/probes/errors.js';
-import { createRdapClient, rdapDomainUrl, RDAP_MAX_REDIRECTS } from '../../../src/probes/rdap.js';
+import { createRdapClient, rdapDomainUrl, RDAP_MAX_REDIRECTS } from '../../../src/probes/registry/rdap.js';
 import { startRdapLab, type RdapLab } from '../../lab/rdap-server.js';
 import { closedPort } from '../../lab/whois-server.js';
 

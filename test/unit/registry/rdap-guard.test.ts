@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTargetGuard } from '../../../src/probes/guard.js';
-import { createGuardedRdapDispatcher } from '../../../src/probes/rdap-dispatcher.js';
-import { createRdapClient } from '../../../src/probes/rdap.js';
+import { createGuardedRdapDispatcher } from '../../../src/probes/registry/rdap-dispatcher.js';
+import { createRdapClient } from '../../../src/probes/registry/rdap.js';
 import { startRdapLab, type RdapLab } from '../../lab/rdap-server.js';
 
 const DOMAIN = { objectClassName: 'domain', ldhName: 'example.com' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeRdapDate, parseRdapDomain, RdapFormatError } from '../../../src/checks/registry/rdap-parse.js';
+import { normalizeRdapDate, parseRdapDomain, RdapFormatError } from '../../../src/probes/registry/rdap-parse.js';
 
 const card = (...props: unknown[][]) => ['vcard', [['version', {}, 'text', '4.0'], ...props]];
 

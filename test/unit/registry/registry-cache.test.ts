@@ -4,8 +4,8 @@ import {
   REGISTRY_TTL_MS,
   createRegistryCache,
   registrationBytes,
-} from '../../../src/checks/registry/cache.js';
-import type { RegistryResult } from '../../../src/checks/registry/lookup.js';
+} from '../../../src/loaders/registry-cache.js';
+import type { RegistryResult } from '../../../src/probes/registry/lookup.js';
 
 function result(domain: string, raw = 'Domain Name: X\r\n'): RegistryResult {
   return {

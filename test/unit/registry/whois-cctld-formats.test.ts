@@ -4,7 +4,7 @@
  * held-out comparison.
  */
 import { describe, expect, it } from 'vitest';
-import { parseWhois } from '../../../src/checks/registry/whois-parse.js';
+import { parseWhois } from '../../../src/probes/registry/whois-parse.js';
 
 describe('WHOIS ccTLD formats', () => {
   it('.uy / .ve: name servers listed under "Servidor(es) de Nombres de Dominio:" as "- host" lines', () => {

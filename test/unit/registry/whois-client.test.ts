@@ -7,7 +7,7 @@ import {
   isLdhDomainName,
   whoisQueryLine,
   WHOIS_MAX_BYTES,
-} from '../../../src/probes/whois.js';
+} from '../../../src/probes/registry/whois.js';
 import { closedPort, startWhoisLab, type WhoisLab } from '../../lab/whois-server.js';
 
 let lab: WhoisLab | null = null;

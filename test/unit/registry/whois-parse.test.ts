@@ -6,7 +6,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { normaliseWhoisDate, parseWhois } from '../../../src/checks/registry/whois-parse.js';
+import { normaliseWhoisDate, parseWhois } from '../../../src/probes/registry/whois-parse.js';
 
 /** Joins lines with CRLF, as many WHOIS servers send them. */
 function crlf(...lines: string[]): string {

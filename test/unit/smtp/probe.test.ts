@@ -1,7 +1,7 @@
 /** The SMTP probe against the loopback SMTP lab: every behaviour of test/lab/smtp-server.ts. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProbeError } from '../../../src/probes/errors.js';
-import { smtpSession, SmtpProbeError, type SmtpSessionOptions } from '../../../src/probes/smtp.js';
+import { smtpSession, SmtpProbeError, type SmtpSessionOptions } from '../../../src/probes/smtp/session.js';
 import { LAB_HOST, labPki } from '../../lab/pki.js';
 import { startSmtpServer, type LabSmtpServer, type SmtpBehaviour } from '../../lab/smtp-server.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_BYTES, MAX_REPLY_LINES, ReplyParser, replyText } from '../../../src/probes/smtp-replies.js';
+import { MAX_LINE_BYTES, MAX_REPLY_LINES, ReplyParser, replyText } from '../../../src/probes/smtp/replies.js';
 
 describe('ReplyParser', () => {
   it('reads multi-line replies split anywhere across chunks, CRLF or bare LF', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unreachableText } from '../../../src/checks/mail/starttls.js';
 import { ProbeError } from '../../../src/probes/errors.js';
-import { SmtpProbeError } from '../../../src/probes/smtp.js';
+import { SmtpProbeError } from '../../../src/probes/smtp/session.js';
 
 describe('unreachableText', () => {
   it('says that port 25 is often blocked on the way out when the connect to port 25 fails', () => {

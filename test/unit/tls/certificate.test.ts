@@ -6,7 +6,7 @@ import {
   parseSubjectAltName,
   sha256Fingerprint,
   summarizePeerChain,
-} from '../../../src/checks/tls/chain.js';
+} from '../../../src/probes/tls/chain.js';
 import {
   hostnameVerdict,
   sslCheckerData,

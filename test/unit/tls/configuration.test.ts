@@ -1,12 +1,8 @@
 import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  tlsConfigurationData,
-  type HandshakeFacts,
-  type TlsConfigurationParts,
-} from '../../../src/checks/tls/configuration.js';
-import type { ProtocolVerdict } from '../../../src/checks/tls/protocols.js';
-import { tlsHandshake, type TlsHandshakeOptions } from '../../../src/probes/tls.js';
+import { tlsConfigurationData, type TlsConfigurationParts } from '../../../src/checks/tls/configuration.js';
+import type { ProtocolVerdict } from '../../../src/probes/tls/protocols.js';
+import { tlsHandshake, type HandshakeFacts, type TlsHandshakeOptions } from '../../../src/probes/tls/prober.js';
 import { LAB_HOST, labPki } from '../../lab/pki.js';
 import { unusedPort } from '../../lab/tcp-server.js';
 import { startTlsServer, type LabTlsServerOptions } from '../../lab/tls-server.js';

@@ -5,7 +5,7 @@ import {
   summarizeCertificate,
   type CertificateEvidence,
   type PeerCertificateSummary,
-} from '../../../src/checks/tls/chain.js';
+} from '../../../src/probes/tls/chain.js';
 
 /** What the probe would report for this certificate, read from PEM instead of the wire. */
 export function summaryFromPem(pem: string): PeerCertificateSummary {

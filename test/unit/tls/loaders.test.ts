@@ -4,11 +4,11 @@ import {
   tcpQuestionKey,
   tlsQuestionKey,
   type TlsQuestion,
-} from '../../../src/checks/tls/loaders.js';
+} from '../../../src/loaders/connections.js';
 import { firstAddressPerFamily } from '../../../src/checks/tls/run.js';
-import { connectionSettings } from '../../../src/checks/tls/settings.js';
+import { connectionSettings } from '../../../src/probes/tls/settings.js';
 import { TargetRefusedError } from '../../../src/errors.js';
-import { TlsProbeError } from '../../../src/probes/tls.js';
+import { TlsProbeError } from '../../../src/probes/tls/prober.js';
 import { LAB_HOST, labPki } from '../../lab/pki.js';
 import { startTcpServer } from '../../lab/tcp-server.js';
 import { startTlsServer, type LabTlsServer } from '../../lab/tls-server.js';

@@ -6,8 +6,8 @@ import {
   protocolVerdict,
   protocolVerdicts,
   type TlsProtocolVersion,
-} from '../../../src/checks/tls/protocols.js';
-import { TlsProbeError, clientCanOffer, localTlsSupport, tlsHandshake } from '../../../src/probes/tls.js';
+} from '../../../src/probes/tls/protocols.js';
+import { TlsProbeError, clientCanOffer, localTlsSupport, tlsHandshake } from '../../../src/probes/tls/prober.js';
 import { LAB_HOST, labPki } from '../../lab/pki.js';
 import { startTcpServer, type LabTcpServer } from '../../lab/tcp-server.js';
 import { startTlsServer, type LabTlsServer } from '../../lab/tls-server.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sslCheckerData } from '../../../src/checks/tls/certificate.js';
-import { tlsHandshake } from '../../../src/probes/tls.js';
+import { tlsHandshake } from '../../../src/probes/tls/prober.js';
 import { LAB_HOST, labPki, type LabLeaf } from '../../lab/pki.js';
 import { startTlsServer } from '../../lab/tls-server.js';
 

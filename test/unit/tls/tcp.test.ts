@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { portCheckerData, portStateFromConnectError } from '../../../src/checks/tls/port.js';
+import { portCheckerData, portStateFromConnectError } from '../../../src/probes/tcp/port-state.js';
 import { ProbeError } from '../../../src/probes/errors.js';
-import { probeTcpPort } from '../../../src/probes/tcp.js';
+import { probeTcpPort } from '../../../src/probes/tcp/connect.js';
 import { startBlackhole, startTcpServer, unusedPort } from '../../lab/tcp-server.js';
 import { rejectionOf } from './helpers.js';
 

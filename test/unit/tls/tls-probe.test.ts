@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TargetRefusedError } from '../../../src/errors.js';
-import { TlsProbeError, legacyAwareCiphers, tlsHandshake, type TlsHandshakeOptions } from '../../../src/probes/tls.js';
+import {
+  TlsProbeError,
+  legacyAwareCiphers,
+  tlsHandshake,
+  type TlsHandshakeOptions,
+} from '../../../src/probes/tls/prober.js';
 import { LAB_HOST, labPki } from '../../lab/pki.js';
 import { startBlackhole, startTcpServer, unusedPort } from '../../lab/tcp-server.js';
 import { startTlsServer, type LabTlsServer } from '../../lab/tls-server.js';

@@ -1,0 +1,71 @@
+/**
+ * The layers of src/, enforced in CI (`npm run layers`). Lower layers never import higher ones:
+ *
+ *   foundation  errors, config, log, validation, net/      (imports nothing of src/ above it)
+ *   probes/     network I/O, its result types, parsers and errors
+ *   platform/   keys, auth, quota, redis, metrics, shared cache, admission
+ *   loaders/    the per-request check context: every loader and cross-request cache
+ *   checks/     rules (pure) and run modules (through the check context)
+ *   services.ts the long-lived services' type: the loaders' dependencies and the platform
+ *   graphql/    the Pothos schema, check definitions, yoga and its plugins
+ *   rest/       the v1 shim over the GraphQL pipeline
+ *   web/        pages and endpoints around the API (developer page, key issuance, health)
+ *   top         app.ts, main.ts, create-services.ts, cluster/, http-server.ts (composition)
+ *
+ * There are no exceptions: a rule that needs one is a design question, not a configuration one.
+ */
+const foundation = '^src/(errors|config|log|validation|http-timeouts)[.]ts$|^src/net/';
+const top = '^src/(app|main|create-services|http-server)[.]ts$|^src/cluster/';
+const services = '^src/services[.]ts$';
+
+/** `from` may not import `to` */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'a cycle makes two modules one', severity: 'error', from: {}, to: { circular: true } },
+    forbid('foundation-imports-nothing-above', 'errors, config, log, validation and net/ sit below every layer', foundation, `^src/(probes|platform|loaders|checks|graphql|rest|web)/|${services}|${top}`),
+    forbid('probes-import-nothing-above', 'probes own their types, parsers and errors', '^src/probes/', `^src/(platform|loaders|checks|graphql|rest|web)/|${services}|${top}`),
+    forbid('platform-below-loaders-and-checks', 'platform serves every layer above probes and knows none of them', '^src/platform/', `^src/(loaders|checks|graphql|rest|web)/|${services}|${top}`),
+    forbid('loaders-below-checks', 'the check context knows probes and platform, not the checks using it', '^src/loaders/', `^src/(checks|graphql|rest|web)/|${services}|${top}`),
+    forbid('services-below-checks', 'the services type gathers the layers below it', services, `^src/(checks|graphql|rest|web)/|${top}`),
+    forbid('checks-below-graphql', 'checks reach the outside only through the check context', '^src/checks/', `^src/(platform|graphql|rest|web)/|${services}|${top}`),
+    forbid('graphql-below-rest', 'the schema does not know the REST shim or the pages', '^src/graphql/', '^src/(rest|web)/|' + top),
+    forbid('rest-below-web', 'the REST shim does not know the pages', '^src/rest/', '^src/web/|' + top),
+    forbid('web-below-top', 'pages do not know the composition root', '^src/web/', top),
+    forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', '^(test|bench|scripts)/'),
+    {
+      name: 'no-dev-dependencies-in-src',
+      comment: 'the service runs with production dependencies only (npm ci --omit=dev)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-undeclared-dependencies',
+      comment: 'a package imported by src/ is declared in package.json',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'every import resolves (a type-only package such as @graphql-typed-document-node/core has no module to resolve)',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true, dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      // a types-only package (@graphql-typed-document-node/core) names its declarations in "typings"
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+    },
+  },
+};

@@ -1,0 +1,238 @@
+/**
+ * What a check's `run` function may use: configuration, the request's AbortSignal, and the probes
+ * behind per-request DataLoaders (decisions §9: each distinct upstream question is asked once per
+ * request, and composite checks reuse the answers of their parts). Built lazily once per request
+ * from the long-lived services; tests build one directly with `createCheckContext`.
+ */
+import { createRequestLoader } from './request-loader.js';
+import type { Config, HostPort } from '../config.js';
+import { InputError } from '../errors.js';
+import { recordsOfType, type DnsQuery, type DnsResponse, type RecordType } from '../probes/dns/client.js';
+import { createTargetGuard, type ResolvedAddress, type TargetGuard } from '../probes/guard.js';
+import type { DnsClient } from '../probes/dns/client.js';
+import type { IpDataSource } from '../probes/ipdata/source.js';
+import type { RdapClient } from '../probes/registry/rdap.js';
+import type { Bootstrap } from '../probes/registry/bootstrap.js';
+import type { ConnectionSettings } from '../probes/tls/settings.js';
+import type { Outbound } from '../probes/outbound.js';
+import type { Metrics } from '../platform/metrics.js';
+import type { DnsCache } from './dns-cache.js';
+import type { IpFactsCache } from './ip-facts-cache.js';
+import type { RegistryCache } from './registry-cache.js';
+import type { Limiter } from '../probes/outbound.js';
+import type { ObserveUpstream, UpstreamFamily } from '../platform/metrics.js';
+import type { IpFacts } from '../probes/ipdata/facts.js';
+import { createConnectionLoaders, type ConnectionLoaders } from './connections.js';
+import { createHttpLoaders, type HttpLoaders } from './http.js';
+import { createPingLoaders, type PingLoaders } from './ping.js';
+import { createRegistrationLoader, type RegistrationLoader } from './registration.js';
+import { createSmtpLoaders, type SmtpLoaders } from './smtp.js';
+
+/**
+ * The ports of the protocols spoken with a caller's targets: DNS to authoritative servers 53, HTTP 80,
+ * HTTPS 443, SMTP with MX hosts 25. Fixed in production; the test labs point them at their own ports.
+ */
+export interface WellKnownPorts {
+  readonly dnsAuthoritative: number;
+  readonly http: number;
+  readonly https: number;
+  readonly smtp: number;
+}
+
+/** What the check context uses of the long-lived services: the probes, caches and limits, nothing else. */
+export interface LoaderDependencies {
+  readonly config: Config;
+  readonly now: () => number;
+  readonly metrics: Metrics;
+  readonly outbound: Outbound;
+  readonly dnsClient: DnsClient;
+  readonly dnsCache: DnsCache;
+  /** `dns.system`, or the operating system's resolvers when that is empty */
+  readonly systemResolvers: readonly HostPort[];
+  readonly ports: WellKnownPorts;
+  readonly connections: ConnectionSettings;
+  readonly ipData: IpDataSource;
+  readonly ipFactsCache: IpFactsCache;
+  readonly rdapBootstrap: Bootstrap | null;
+  readonly rdapClient: RdapClient | null;
+  readonly registryCache: RegistryCache;
+  /** the ping executable */
+  readonly pingPath: string;
+}
+
+export interface CheckContext extends ConnectionLoaders, SmtpLoaders {
+  readonly config: Config;
+  readonly signal: AbortSignal;
+  readonly now: () => number;
+  /** the first `dns.system` server (or the operating system's resolver) */
+  readonly systemResolver: HostPort;
+  /** one DNS question: asked once per request, served from the cross-request TTL cache when fresh */
+  dns(q: DnsQuery): Promise<DnsResponse>;
+  /** one DNS question, asked once per request but never served from the cross-request cache */
+  dnsLive(q: DnsQuery): Promise<DnsResponse>;
+  /** a question to the system resolver (recursion desired) */
+  resolve(name: string, type: RecordType): Promise<DnsResponse>;
+  /** A and AAAA of a name through the system resolver; NXDOMAIN or no address gives [] */
+  addresses(name: string): Promise<ResolvedAddress[]>;
+  /** the target guard (decisions §7), resolving through `addresses` */
+  readonly guard: TargetGuard;
+  /** the ports of the protocols the checks speak with targets (53, 80, 443, 25) */
+  readonly ports: WellKnownPorts;
+  /** ASN / country facts of a public IP (once per request, cached 24 h across requests) */
+  ipFacts(ip: string): Promise<IpFacts>;
+  /** one guarded HTTP fetch (redirects followed, every hop checked) per (URL, body mode) per request (src/loaders/http.ts) */
+  fetch: HttpLoaders['fetch'];
+  /** one guarded document fetch (no redirects, any type, capped) per (URL, cap) per request: MTA-STS policies, BIMI logos */
+  fetchDocument: HttpLoaders['fetchDocument'];
+  /** one ping run per checked address per request (src/loaders/ping.ts) */
+  ping: PingLoaders['ping'];
+  /** one RDAP/WHOIS registration look-up per registrable domain per request, cached 1 h (src/loaders/registration.ts) */
+  registration: RegistrationLoader['registration'];
+}
+
+const dnsKey = (q: DnsQuery) =>
+  `${q.server.host}|${q.server.port}|${q.name.toLowerCase().replace(/\.$/, '')}|${q.type}|${q.dnssecOk ? 1 : 0}${q.checkingDisabled ? 1 : 0}${q.recursionDesired === false ? 0 : 1}`;
+
+/** Per-question loaders: no batching (each question is its own packet), only de-duplication. */
+function questionLoader(ask: (q: DnsQuery) => Promise<DnsResponse>) {
+  return createRequestLoader(ask, dnsKey);
+}
+
+export function createCheckContext(services: LoaderDependencies, signal: AbortSignal): CheckContext {
+  const { config, dnsClient, dnsCache, metrics } = services;
+  const systemResolver = services.systemResolvers[0];
+
+  // Every upstream question passes here: it waits for its family's process-wide slot (within this
+  // request's signal), then is counted per family by outcome or failure kind (metrics.ts).
+  const { limits, coalescer } = services.outbound;
+  const observe: ObserveUpstream = (family, ask, outcomeOf) => {
+    const limiter = (limits as Partial<Record<UpstreamFamily, Limiter>>)[family];
+    return limiter
+      ? limiter.run(() => metrics.upstream(family, ask, outcomeOf), signal, `a ${family} question`)
+      : metrics.upstream(family, ask, outcomeOf);
+  };
+  // A DNS question in flight is shared by every request asking the same one (coalescing). The shared
+  // question does not listen to any one request's signal (the client bounds it with dns.timeoutMs); each
+  // request stops waiting when its own signal fires.
+  const askDns = (q: DnsQuery) =>
+    coalescer.run(
+      `dns|${dnsKey(q)}`,
+      () =>
+        limits.dns.run(
+          () =>
+            metrics.upstream(
+              'dns',
+              () => dnsClient.query(q),
+              (r) => r.rcode,
+            ),
+          // its own bound, from when it is first asked: not that of whichever request asked first
+          AbortSignal.timeout(config.server.requestTimeoutMs),
+          'a DNS question',
+        ),
+      signal,
+      `the DNS question ${q.name} ${q.type}`,
+    );
+  const live = questionLoader(askDns);
+  const cached = questionLoader(async (q) => {
+    const key = dnsKey(q);
+    const hit = dnsCache.get(key);
+    metrics.cacheLookup('dns', hit !== undefined);
+    if (hit) return hit;
+    const response = await askDns(q);
+    dnsCache.set(key, response);
+    return response;
+  });
+
+  const requireResolver = (): HostPort => {
+    if (!systemResolver)
+      throw new InputError('resolver', 'no system resolver is configured (dns.system is empty and the OS lists none)');
+    return systemResolver;
+  };
+  const resolve = (name: string, type: RecordType) => cached.load({ name, type, server: requireResolver() });
+
+  const addressLoader = createRequestLoader(
+    async (name: string): Promise<ResolvedAddress[]> => {
+      const [a, aaaa] = await Promise.all([resolve(name, 'A'), resolve(name, 'AAAA')]);
+      return [
+        ...recordsOfType(a, name, 'A').map((r) => ({ address: r.data as string, family: 4 as const })),
+        ...recordsOfType(aaaa, name, 'AAAA').map((r) => ({ address: r.data as string, family: 6 as const })),
+      ];
+    },
+    (name) => name,
+  );
+  const addresses = (name: string) => addressLoader.load(name.toLowerCase().replace(/\.$/, ''));
+
+  const guard = createTargetGuard({ allow: config.targets.allow, resolve: (name) => addresses(name) });
+  const assertAllowed = (address: string, target: string) => guard.assertAllowed(address, target);
+
+  const ipFactsLoader = createRequestLoader(
+    async (ip: string): Promise<IpFacts> => {
+      const hit = services.ipFactsCache.get(ip);
+      metrics.cacheLookup('ip_facts', hit !== undefined);
+      if (hit) return hit;
+      // outcome: "live" (IPinfo), "database", or "fallback" (the database after a live failure)
+      const facts = await metrics.upstream(
+        'ipdata',
+        () => services.ipData.lookup(ip, { signal }),
+        (f) => (f.liveError === null ? f.source : 'fallback'),
+      );
+      services.ipFactsCache.set(facts);
+      return facts;
+    },
+    (ip) => ip,
+  );
+
+  return {
+    config,
+    signal,
+    ipFacts: (ip) => ipFactsLoader.load(ip),
+    now: services.now,
+    ports: services.ports,
+    get systemResolver() {
+      return requireResolver();
+    },
+    dns: (q) => cached.load(q),
+    dnsLive: (q) => live.load(q),
+    resolve,
+    addresses,
+    guard,
+    // TLS handshakes and TCP port tests, once per request per question (src/loaders/connections.ts)
+    // (each loader observes a question for the metrics where it asks it: once per distinct question)
+    ...createConnectionLoaders(services.connections, assertAllowed, signal, observe),
+    ...createHttpLoaders({
+      http: config.http,
+      connections: services.connections,
+      guard,
+      signal,
+      observe,
+    }),
+    // one SMTP session (with STARTTLS) per address, port and SNI per request (src/loaders/smtp.ts)
+    ...createSmtpLoaders({
+      smtp: config.smtp,
+      connections: services.connections,
+      assertAllowed,
+      signal,
+      observe,
+    }),
+    ...createPingLoaders({
+      settings: config.ping,
+      pingPath: services.pingPath,
+      assertAllowed,
+      signal,
+      observe,
+    }),
+    // WHOIS servers pass the target rules too (a referral must not reach into a private network)
+    ...createRegistrationLoader({
+      whois: config.whois,
+      rdap: services.rdapClient,
+      bootstrap: services.rdapBootstrap,
+      cache: services.registryCache,
+      now: services.now,
+      addresses,
+      assertAllowed: (address, target) => guard.assertAllowed(address, target),
+      signal,
+      observe,
+      cacheLookup: (hit) => metrics.cacheLookup('registry', hit),
+    }),
+  };
+}

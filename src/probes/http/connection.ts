@@ -1,0 +1,235 @@
+/**
+ * The connection of one hop of the guarded fetcher (http.ts): TCP to an address the
+ * target guard returned (the next one when an address refuses, is unreachable or
+ * does not answer within the connect bound), the after-connect re-check of the
+ * socket's remote address, then for https a TLS handshake with SNI, ALPN and the
+ * certificate checked against the hostname (or the IP literal).
+ *
+ * The handshake never rejects a certificate by itself: `authorized` and
+ * `authorizationError` carry the verdict (chain and name, as Node computes them), and
+ * certificateErrors 'fail' turns a bad verdict into ProbeError TLS. A failed handshake
+ * (alert, no common version, not TLS at all) is ProbeError TLS with OpenSSL's code.
+ */
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import tls from 'node:tls';
+import { ProbeError, type ProbeErrorKind } from '../errors.js';
+import type { ResolvedAddress, TargetGuard } from '../guard.js';
+
+/** The fetch's end-to-end bound as the connection sees it. */
+export interface FetchBound {
+  readonly signal: AbortSignal;
+  remainingMs(): number;
+  /** TIMEOUT or ABORTED, whichever ended the fetch */
+  error(upstream: string): ProbeError;
+}
+
+export interface HopTls {
+  protocol: string | null;
+  cipher: string | null;
+  alpn: string | null;
+  /** the chain is trusted and the certificate matches the host */
+  authorized: boolean;
+  authorizationError: string | null;
+}
+
+/** connect failures after which the next checked address is tried */
+const NEXT_ADDRESS_KINDS: ReadonlySet<ProbeErrorKind> = new Set(['REFUSED', 'UNREACHABLE', 'TIMEOUT']);
+
+const ignore = (): void => {};
+
+export interface ConnectParameters {
+  /** the addresses the target guard returned, tried in order */
+  addresses: readonly ResolvedAddress[];
+  port: number;
+  /** "host:port" for errors */
+  upstream: string;
+  secure: boolean;
+  /** SNI and certificate name; null for IP literals (RFC 6066 §3 forbids them in SNI) */
+  servername: string | null;
+  targetForMessage: string;
+  guard: Pick<TargetGuard, 'assertAllowed'>;
+  bound: FetchBound;
+  connectTimeoutMs: number;
+  tlsTimeoutMs: number;
+  ca: string | Buffer | Array<string | Buffer> | undefined;
+  http2: boolean;
+  certificateErrors: 'report' | 'fail';
+}
+
+export interface OpenedConnection {
+  socket: net.Socket;
+  remoteAddress: string;
+  tcpMs: number;
+  tlsMs: number;
+  tls: HopTls | null;
+}
+
+/** Connects to the first checked address that accepts, re-checks it, and secures it for https. */
+export async function openConnection(p: ConnectParameters): Promise<OpenedConnection> {
+  let lastFailure: unknown = new ProbeError('UNREACHABLE', p.upstream, `no address to connect to for ${p.upstream}`);
+  for (const address of p.addresses) {
+    const tcpStarted = performance.now();
+    const connectTimeoutMs = Math.min(p.connectTimeoutMs, p.bound.remainingMs());
+    let socket: net.Socket;
+    try {
+      socket = await connectTcp(address, p.port, p.upstream, connectTimeoutMs, p.bound);
+    } catch (e) {
+      if (e instanceof ProbeError && NEXT_ADDRESS_KINDS.has(e.kind) && !p.bound.signal.aborted) {
+        lastFailure = e;
+        continue;
+      }
+      throw e;
+    }
+    const tcpMs = performance.now() - tcpStarted;
+    const remoteAddress = socket.remoteAddress ?? address.address;
+    try {
+      // Defence in depth: the socket must really be talking to an allowed address.
+      p.guard.assertAllowed(remoteAddress, p.targetForMessage);
+      if (!p.secure) return { socket, remoteAddress, tcpMs, tlsMs: 0, tls: null };
+      const tlsStarted = performance.now();
+      const secured = await handshake(socket, address.address, p);
+      return {
+        socket: secured,
+        remoteAddress,
+        tcpMs,
+        tlsMs: performance.now() - tlsStarted,
+        tls: describeTls(secured),
+      };
+    } catch (e) {
+      socket.destroy();
+      throw e;
+    }
+  }
+  throw lastFailure;
+}
+
+function connectTcp(
+  address: ResolvedAddress,
+  port: number,
+  upstream: string,
+  timeoutMs: number,
+  bound: FetchBound,
+): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const what = `TCP connection to ${address.address} port ${port}`;
+    const socket = net.connect({ host: address.address, port, family: address.family, noDelay: true });
+    // Errors after the hand-over are seen by undici's own listener; this one keeps an
+    // error in between from becoming an uncaught exception.
+    socket.on('error', ignore);
+    const settle = (): void => {
+      clearTimeout(timer);
+      bound.signal.removeEventListener('abort', onAbort);
+      socket.removeListener('error', onError);
+      socket.removeListener('connect', onConnect);
+    };
+    const fail = (e: unknown): void => {
+      settle();
+      socket.destroy();
+      reject(e);
+    };
+    const onAbort = (): void => fail(bound.error(upstream));
+    const onError = (e: Error): void => fail(socketError(e, upstream, what));
+    const onConnect = (): void => {
+      settle();
+      resolve(socket);
+    };
+    const timer = setTimeout(
+      () => fail(new ProbeError('TIMEOUT', upstream, `${what} not established within ${Math.round(timeoutMs)} ms`)),
+      timeoutMs,
+    );
+    socket.once('error', onError);
+    socket.once('connect', onConnect);
+    if (bound.signal.aborted) onAbort();
+    else bound.signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function socketError(e: Error, upstream: string, what: string): ProbeError {
+  const code = (e as NodeJS.ErrnoException).code ?? '';
+  if (code === 'ECONNREFUSED') return new ProbeError('REFUSED', upstream, `${what} refused`, { cause: e });
+  if (code === 'ETIMEDOUT') return new ProbeError('TIMEOUT', upstream, `${what} timed out`, { cause: e });
+  return new ProbeError('UNREACHABLE', upstream, `${what} failed: ${code || e.message}`, { cause: e });
+}
+
+function handshake(socket: net.Socket, ip: string, p: ConnectParameters): Promise<tls.TLSSocket> {
+  const timeoutMs = Math.min(p.tlsTimeoutMs, p.bound.remainingMs());
+  const peer = p.servername ?? ip;
+  return new Promise((resolve, reject) => {
+    const secured = tls.connect({
+      socket,
+      host: ip,
+      // With no servername Node checks the certificate against `host`, the IP literal.
+      ...(p.servername !== null ? { servername: p.servername } : {}),
+      ALPNProtocols: !p.http2 ? ['http/1.1'] : ['h2', 'http/1.1'],
+      // The chain and name verdicts are read from authorized/authorizationError below.
+      rejectUnauthorized: false,
+      ...(p.ca !== undefined ? { ca: p.ca } : {}),
+    });
+    secured.on('error', ignore);
+    const settle = (): void => {
+      clearTimeout(timer);
+      p.bound.signal.removeEventListener('abort', onAbort);
+      secured.removeListener('error', onError);
+      secured.removeListener('secureConnect', onSecure);
+    };
+    const fail = (e: unknown): void => {
+      settle();
+      secured.destroy();
+      reject(e);
+    };
+    const onAbort = (): void => fail(p.bound.error(p.upstream));
+    const onError = (e: Error): void => {
+      const code = (e as NodeJS.ErrnoException).code;
+      fail(
+        new ProbeError('TLS', p.upstream, `TLS handshake with ${peer} failed: ${code ? `${code}: ` : ''}${e.message}`, {
+          cause: e,
+        }),
+      );
+    };
+    const onSecure = (): void => {
+      settle();
+      if (p.certificateErrors === 'fail' && !secured.authorized) {
+        secured.destroy();
+        reject(
+          new ProbeError('TLS', p.upstream, `certificate of ${peer} not accepted: ${authorizationErrorOf(secured)}`),
+        );
+        return;
+      }
+      resolve(secured);
+    };
+    const timer = setTimeout(
+      () =>
+        fail(
+          new ProbeError(
+            'TIMEOUT',
+            p.upstream,
+            `TLS handshake with ${peer} not completed within ${Math.round(timeoutMs)} ms`,
+          ),
+        ),
+      timeoutMs,
+    );
+    secured.once('error', onError);
+    secured.once('secureConnect', onSecure);
+    if (p.bound.signal.aborted) onAbort();
+    else p.bound.signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function authorizationErrorOf(socket: tls.TLSSocket): string | null {
+  if (socket.authorized) return null;
+  const error: unknown = socket.authorizationError;
+  if (typeof error === 'string') return error;
+  if (error instanceof Error) return (error as NodeJS.ErrnoException).code ?? error.message;
+  return 'certificate not verified';
+}
+
+function describeTls(socket: tls.TLSSocket): HopTls {
+  return {
+    protocol: socket.getProtocol(),
+    cipher: socket.getCipher()?.name ?? null,
+    alpn: typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : null,
+    authorized: socket.authorized,
+    authorizationError: authorizationErrorOf(socket),
+  };
+}

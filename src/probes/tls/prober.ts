@@ -1,0 +1,457 @@
+/**
+ * One TLS handshake with an address the target guard has already checked, and
+ * what it showed: version, cipher, ALPN, the chain verdict and the chain itself.
+ * The hostname is used only for SNI; this module never resolves names.
+ *
+ * Time bounds (decisions §8): the TCP connect is bounded by `timeoutMs` and the
+ * TLS handshake that follows by `handshakeTimeoutMs` (default: `timeoutMs`), so
+ * with the 5 s defaults a dead server costs at most 5 s per phase.
+ *
+ * Reads are bounded by OpenSSL itself: the handshake stops at its certificate-list
+ * limit (100 KiB), and the socket is destroyed as soon as the handshake ends.
+ */
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Duplex } from 'node:stream';
+import tls from 'node:tls';
+import { summarizePeerChain, type CertificateEvidence, type PeerCertificateSummary } from './chain.js';
+import { TLS_PROTOCOL_VERSIONS, type TlsProtocolVersion } from './protocols.js';
+import { ProbeError, type ProbeErrorKind } from '../errors.js';
+import { abortedError, connectTcp, elapsedSince, formatUpstream } from '../tcp/connect.js';
+
+export interface TlsHandshakeOptions {
+  /** IP literal to connect to (already checked by the target guard) */
+  readonly ip: string;
+  readonly port: number;
+  /** SNI to send; null sends none. An IP literal is never sent (RFC 6066 §3 forbids it). */
+  readonly servername: string | null;
+  /** default: Node's (TLSv1.2) */
+  readonly minVersion?: tls.SecureVersion;
+  /** default: Node's (TLSv1.3) */
+  readonly maxVersion?: tls.SecureVersion;
+  /** ALPN protocols to offer, e.g. ["h2", "http/1.1"]; none offered when absent */
+  readonly alpn?: readonly string[];
+  /** bound on the TCP connect */
+  readonly timeoutMs: number;
+  /** bound on the TLS handshake once connected; default `timeoutMs` */
+  readonly handshakeTimeoutMs?: number;
+  readonly signal?: AbortSignal;
+  /** trust anchors; default Node's bundled store plus NODE_EXTRA_CA_CERTS (tests inject the lab root) */
+  readonly ca?: string | Buffer | readonly (string | Buffer)[];
+  /** OpenSSL cipher list; default legacyAwareCiphers(minVersion) */
+  readonly ciphers?: string;
+  /** called with socket.remoteAddress right after the TCP connect, before any TLS byte is sent; throw to stop */
+  readonly assertRemote?: (remoteAddress: string) => void;
+  /** sent inside TLS once the handshake completed, before closing (SMTP: "QUIT\r\n", RFC 5321 §4.1.1.10) */
+  readonly farewell?: string;
+}
+
+/** The facts of one completed handshake that the result needs (the TLS probe's result has them all). */
+export interface HandshakeFacts extends CertificateEvidence {
+  readonly protocol: string;
+  readonly cipher: string;
+  readonly alpn: string | null;
+  readonly leafDer: Buffer;
+  readonly tcpMs: number;
+  readonly tlsMs: number;
+  readonly totalMs: number;
+}
+
+export interface TlsHandshakeResult extends HandshakeFacts {
+  /** "TLSv1.3" */
+  readonly protocol: string;
+  /** OpenSSL name of the negotiated cipher suite */
+  readonly cipher: string;
+  /** ALPN protocol selected by the server; null when none */
+  readonly alpn: string | null;
+  /** chain verdict only: the hostname is not part of it */
+  readonly authorized: boolean;
+  /** OpenSSL verify code when not authorized ("CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT", ...) */
+  readonly authorizationError: string | null;
+  /** leaf first, as Node reports it (completed from the trust store when possible) */
+  readonly peerChain: PeerCertificateSummary[];
+  readonly leafDer: Buffer;
+  readonly tcpMs: number;
+  /** from TCP connected to handshake finished */
+  readonly tlsMs: number;
+  readonly totalMs: number;
+  readonly remoteAddress: string;
+  /** whether SNI was sent */
+  readonly sniSent: boolean;
+}
+
+export type TlsProbePhase = 'tcp' | 'handshake';
+
+/**
+ * A TLS probe failure. `reason` keeps the machine-readable cause: the OpenSSL
+ * code for TLS failures ("ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION"), the errno code
+ * for socket failures ("ECONNRESET"), null for our own time-outs.
+ */
+export class TlsProbeError extends ProbeError {
+  readonly phase: TlsProbePhase;
+  readonly reason: string | null;
+  constructor(
+    kind: ProbeErrorKind,
+    upstream: string,
+    phase: TlsProbePhase,
+    reason: string | null,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(kind, upstream, message, options);
+    this.phase = phase;
+    this.reason = reason;
+  }
+}
+
+const VERSION_RANK: Readonly<Record<tls.SecureVersion, number>> = {
+  TLSv1: 1,
+  'TLSv1.1': 2,
+  'TLSv1.2': 3,
+  'TLSv1.3': 4,
+};
+
+/**
+ * OpenSSL 3 refuses the SHA-1/MD5 signatures that TLS 1.0 and 1.1 rely on unless
+ * the security level is 0 (ERR_SSL_LEGACY_SIGALG_DISALLOWED_OR_UNSUPPORTED), so a
+ * range that reaches below TLS 1.2 gets "DEFAULT:@SECLEVEL=0". Otherwise Node's
+ * defaults stand, so that modern handshakes judge keys as modern clients do.
+ */
+export function legacyAwareCiphers(minVersion: tls.SecureVersion | undefined): string | undefined {
+  return minVersion !== undefined && VERSION_RANK[minVersion] < VERSION_RANK['TLSv1.2']
+    ? 'DEFAULT:@SECLEVEL=0'
+    : undefined;
+}
+
+function authorizationCode(socket: tls.TLSSocket): string | null {
+  if (socket.authorized) return null;
+  // Node documents an Error but hands over OpenSSL's verify code as a string.
+  const value: unknown = socket.authorizationError;
+  if (typeof value === 'string') return value;
+  if (value instanceof Error) return (value as NodeJS.ErrnoException).code ?? value.message;
+  return 'UNKNOWN_VERIFY_ERROR';
+}
+
+function handshakeFailure(
+  upstream: string,
+  error: NodeJS.ErrnoException & { reason?: string; library?: string },
+): TlsProbeError {
+  const code = error.code ?? null;
+  const isTls =
+    error.library !== undefined || (code !== null && (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')));
+  if (isTls) {
+    const detail = error.reason ?? error.message.split('\n')[0];
+    return new TlsProbeError(
+      'TLS',
+      upstream,
+      'handshake',
+      code,
+      `TLS handshake with ${upstream} failed: ${code ?? 'TLS error'} (${detail})`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const what =
+    code === 'ECONNRESET' ? 'the connection was reset or closed' : `the connection failed (${code ?? error.message})`;
+  return new TlsProbeError(
+    'UNREACHABLE',
+    upstream,
+    'handshake',
+    code,
+    `TLS handshake with ${upstream} failed: ${what} before the handshake completed`,
+    {
+      cause: error,
+    },
+  );
+}
+
+/**
+ * Connects, calls `assertRemote`, then runs one TLS handshake and closes.
+ * Errors: TlsProbeError with kind TIMEOUT (phase tcp or handshake), REFUSED,
+ * UNREACHABLE (reset, closed, unreachable network), TLS (alerts and other OpenSSL
+ * failures, code kept in `reason` and the message), ABORTED. Whatever
+ * `assertRemote` throws is passed on unchanged.
+ */
+export async function tlsHandshake(opts: TlsHandshakeOptions): Promise<TlsHandshakeResult> {
+  const { ip, port, timeoutMs, signal } = opts;
+  const upstream = formatUpstream(ip, port);
+  const start = performance.now();
+
+  const connected = await connectTcp({ ip, port, timeoutMs, ...(signal ? { signal } : {}) }).catch((error: unknown) => {
+    throw error instanceof ProbeError && error.kind === 'ABORTED'
+      ? new TlsProbeError('ABORTED', upstream, 'tcp', null, error.message)
+      : error;
+  });
+  if (connected.kind === 'timeout') {
+    throw new TlsProbeError(
+      'TIMEOUT',
+      upstream,
+      'tcp',
+      null,
+      `TCP connect to ${upstream} timed out after ${timeoutMs} ms`,
+    );
+  }
+  if (connected.kind === 'failed') {
+    const kind: ProbeErrorKind = connected.code === 'ECONNREFUSED' ? 'REFUSED' : 'UNREACHABLE';
+    throw new TlsProbeError(
+      kind,
+      upstream,
+      'tcp',
+      connected.code,
+      `TCP connect to ${upstream} failed: ${connected.message}`,
+    );
+  }
+
+  const socket = connected.socket;
+  const tcpMs = connected.elapsedMs;
+  // A socket error between connect and the TLS layer taking over must not go unhandled.
+  const swallowLateError = (): void => {};
+  socket.on('error', swallowLateError);
+  const remoteAddress = socket.remoteAddress;
+  try {
+    if (remoteAddress === undefined) {
+      throw new TlsProbeError(
+        'UNREACHABLE',
+        upstream,
+        'tcp',
+        null,
+        `the connection to ${upstream} closed right after it opened`,
+      );
+    }
+    opts.assertRemote?.(remoteAddress);
+    if (signal?.aborted) throw new TlsProbeError('ABORTED', upstream, 'tcp', null, abortedError(upstream).message);
+  } catch (error) {
+    socket.destroy();
+    throw error;
+  }
+  return runHandshake(opts, socket, { upstream, start, tcpMs, remoteAddress, swallowLateError });
+}
+
+/**
+ * A TLS handshake over a TCP connection another probe opened, checked and already talked on (SMTP
+ * STARTTLS, RFC 3207): the same handshake, verdicts and errors as `tlsHandshake`, bounded by
+ * `handshakeTimeoutMs` (default `timeoutMs`). The socket is the handshake's from here on: it is
+ * destroyed when the handshake ends, whatever the outcome. `startedAt` (performance.now() of the
+ * TCP connect's start) and `tcpMs` are the caller's, for the timings.
+ */
+export function tlsHandshakeOverSocket(
+  opts: TlsHandshakeOptions,
+  socket: net.Socket,
+  timing: { startedAt: number; tcpMs: number },
+): Promise<TlsHandshakeResult> {
+  const upstream = formatUpstream(opts.ip, opts.port);
+  const swallowLateError = (): void => {};
+  socket.on('error', swallowLateError);
+  const remoteAddress = socket.remoteAddress ?? opts.ip;
+  return runHandshake(opts, socket, {
+    upstream,
+    start: timing.startedAt,
+    tcpMs: timing.tcpMs,
+    remoteAddress,
+    swallowLateError,
+  });
+}
+
+function runHandshake(
+  opts: TlsHandshakeOptions,
+  socket: net.Socket,
+  context: { upstream: string; start: number; tcpMs: number; remoteAddress: string; swallowLateError: () => void },
+): Promise<TlsHandshakeResult> {
+  const { upstream, start, tcpMs, remoteAddress } = context;
+  const { signal } = opts;
+  const handshakeTimeoutMs = opts.handshakeTimeoutMs ?? opts.timeoutMs;
+  const sni = opts.servername !== null && net.isIP(opts.servername) === 0 ? opts.servername : null;
+  const ciphers = opts.ciphers ?? legacyAwareCiphers(opts.minVersion);
+  const startClient = (): tls.TLSSocket =>
+    tls.connect({
+      socket,
+      ...(sni !== null ? { servername: sni } : {}),
+      ...(opts.minVersion ? { minVersion: opts.minVersion } : {}),
+      ...(opts.maxVersion ? { maxVersion: opts.maxVersion } : {}),
+      ...(ciphers ? { ciphers } : {}),
+      ...(opts.alpn ? { ALPNProtocols: [...opts.alpn] } : {}),
+      ...(opts.ca !== undefined ? { ca: opts.ca as string | Buffer | (string | Buffer)[] } : {}),
+      // Chain and name are judged apart (src/checks/tls/certificate.ts), so the
+      // handshake must neither fail on an untrusted chain nor on a name mismatch.
+      rejectUnauthorized: false,
+      checkServerIdentity: () => undefined,
+    });
+
+  return new Promise((resolve, reject) => {
+    let tlsSocket: tls.TLSSocket;
+    try {
+      tlsSocket = startClient();
+    } catch (error) {
+      // e.g. an unreadable `ca` or cipher list: a caller's mistake, but the socket must not leak
+      socket.destroy();
+      socket.off('error', context.swallowLateError);
+      reject(error);
+      return;
+    }
+    const connectedAt = performance.now();
+    let settled = false;
+
+    // `action` runs before the sockets are destroyed: it may still read the session.
+    const release = (): void => {
+      tlsSocket.destroy();
+      socket.destroy();
+      socket.off('error', context.swallowLateError);
+    };
+    // `farewell` (a completed handshake only): the last words inside TLS, then close; a peer that does
+    // not close its side is cut off after FAREWELL_MS
+    const settle = (action: () => void, farewell?: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      try {
+        action();
+      } finally {
+        if (farewell === undefined) release();
+        else {
+          tlsSocket.end(farewell);
+          const cutOff = setTimeout(release, FAREWELL_MS);
+          cutOff.unref();
+          tlsSocket.once('close', () => {
+            clearTimeout(cutOff);
+            release();
+          });
+        }
+      }
+    };
+    const onSecure = (): void =>
+      settle(() => {
+        const peerChain = summarizePeerChain(tlsSocket.getPeerCertificate(true));
+        const leaf = peerChain[0];
+        if (leaf === undefined) {
+          reject(
+            new TlsProbeError(
+              'TLS',
+              upstream,
+              'handshake',
+              'NO_PEER_CERTIFICATE',
+              `${upstream} completed the TLS handshake without a certificate`,
+            ),
+          );
+          return;
+        }
+        const alpn = tlsSocket.alpnProtocol;
+        resolve({
+          protocol: tlsSocket.getProtocol() ?? 'unknown',
+          cipher: tlsSocket.getCipher().name,
+          alpn: typeof alpn === 'string' && alpn !== '' ? alpn : null,
+          authorized: tlsSocket.authorized,
+          authorizationError: authorizationCode(tlsSocket),
+          peerChain,
+          leafDer: leaf.der,
+          tcpMs,
+          tlsMs: elapsedSince(connectedAt),
+          totalMs: elapsedSince(start),
+          remoteAddress,
+          sniSent: sni !== null,
+        });
+      }, opts.farewell);
+    const onError = (error: Error): void => settle(() => reject(handshakeFailure(upstream, error)));
+    const onClose = (): void =>
+      settle(() =>
+        reject(
+          new TlsProbeError(
+            'UNREACHABLE',
+            upstream,
+            'handshake',
+            'ECONNRESET',
+            `TLS handshake with ${upstream} failed: the connection closed before the handshake completed`,
+          ),
+        ),
+      );
+    const onAbort = (): void =>
+      settle(() => reject(new TlsProbeError('ABORTED', upstream, 'handshake', null, abortedError(upstream).message)));
+    const timer = setTimeout(
+      () =>
+        settle(() =>
+          reject(
+            new TlsProbeError(
+              'TIMEOUT',
+              upstream,
+              'handshake',
+              null,
+              `TLS handshake with ${upstream} timed out after ${handshakeTimeoutMs} ms`,
+            ),
+          ),
+        ),
+      handshakeTimeoutMs,
+    );
+
+    tlsSocket.once('secureConnect', onSecure);
+    tlsSocket.on('error', onError);
+    tlsSocket.once('close', onClose);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** How long a peer gets to close after the farewell before the socket is destroyed. */
+const FAREWELL_MS = 1000;
+
+const TLS_RECORD_HANDSHAKE = 0x16; // RFC 8446 §5.1 ContentType.handshake
+
+/**
+ * Whether this side can offer `version` at all under OpenSSL's policy (security
+ * level, configuration): a client pinned to that version writes a ClientHello
+ * into an in-memory stream, or fails at once with "no protocols available" (then
+ * it writes an alert, or nothing). No packet leaves the process.
+ */
+export function clientCanOffer(
+  version: TlsProtocolVersion,
+  ciphers = legacyAwareCiphers(version),
+  boundMs = 2000,
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let client: tls.TLSSocket | undefined;
+    const settle = (offered: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      // The first write may happen inside tls.connect(), before `client` is assigned.
+      setImmediate(() => {
+        client?.destroy();
+        wire.destroy();
+      });
+      resolve(offered);
+    };
+    const wire = new Duplex({
+      read() {},
+      write(chunk: Buffer, _encoding, callback) {
+        callback();
+        settle(chunk[0] === TLS_RECORD_HANDSHAKE);
+      },
+    });
+    const timer = setTimeout(() => settle(false), boundMs);
+    client = tls.connect({
+      socket: wire,
+      minVersion: version,
+      maxVersion: version,
+      ...(ciphers ? { ciphers } : {}),
+      rejectUnauthorized: false,
+    });
+    client.on('error', () => settle(false));
+  });
+}
+
+let localSupport: Promise<Record<TlsProtocolVersion, boolean>> | undefined;
+
+/**
+ * Which versions this side can offer (decisions §5: a version it cannot offer is
+ * `unable-to-test`). Decided once per process; the policy does not change at run time.
+ */
+export function localTlsSupport(): Promise<Record<TlsProtocolVersion, boolean>> {
+  localSupport ??= Promise.all(TLS_PROTOCOL_VERSIONS.map((v) => clientCanOffer(v))).then(
+    (offered) =>
+      Object.fromEntries(TLS_PROTOCOL_VERSIONS.map((v, i) => [v, offered[i] === true])) as Record<
+        TlsProtocolVersion,
+        boolean
+      >,
+  );
+  return localSupport;
+}
