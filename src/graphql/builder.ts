@@ -1,6 +1,7 @@
 /**
- * The Pothos schema builder. It defines no types: every check's object types and its query field
- * live together in graphql/types/<area>.ts (Pothos app-layout guide).
+ * The Pothos schema builder. It defines no types: each check is one definition in
+ * graphql/definitions/<tool>.ts (defineCheck, graphql/checks.ts) and its object types live in
+ * graphql/types/<area>.ts, shared by the checks of an area.
  */
 import SchemaBuilder from '@pothos/core';
 import type { RequestContext } from './context.js';

@@ -61,8 +61,8 @@ export function priceOperation(
   const vars = (variables ?? undefined) as Record<string, unknown> | undefined;
   // what the executor skips does not run, so it costs nothing (graphql-js collectFields' rule)
   const included = (node: SelectionNode) =>
-    getDirectiveValues(GraphQLSkipDirective, node, vars)?.['if'] !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, node, vars)?.['if'] !== false;
+    getDirectiveValues(GraphQLSkipDirective, node, vars)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, vars)?.if !== false;
   const collect = (set: SelectionSetNode) => {
     for (const s of set.selections) {
       if (!included(s)) continue;
@@ -88,7 +88,7 @@ export function priceOperation(
     const spec = checkSpecForField(name);
     const def = queryFields[name];
     if (!spec || !def) continue;
-    composite ||= spec.composite;
+    composite ||= spec.composite ?? false;
     try {
       spec.parse(getArgumentValues(def, node, vars), ctx);
     } catch (e) {

@@ -1,19 +1,16 @@
-/** Assembles the schema: importing a type file registers its types and query fields. */
+/**
+ * Assembles the schema: every module in ./definitions/ declares one check (defineCheck), and importing
+ * it registers the check's Query field with the object types it uses (./types/). The directory is the
+ * list: adding a check adds a file here, nothing else to register.
+ */
+import { readdirSync } from 'node:fs';
 import { builder } from './builder.js';
-import './types/my-ip.js';
-import './types/dns.js';
-import './types/dns-checks.js';
-import './types/mail.js';
-import './types/smtp.js';
-import './types/dane.js';
-import './types/mta-sts.js';
-import './types/bimi.js';
-import './types/ip.js';
-import './types/registry.js';
-import './types/tls.js';
-import './types/http.js';
-import './types/ping.js';
-import './types/health.js';
-import './types/mailhealth.js';
+
+const definitionsDir = new URL('./definitions/', import.meta.url);
+// .ts under tsx and vitest, .js in the compiled build (never the .d.ts declarations)
+const definitionFiles = readdirSync(definitionsDir)
+  .filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts'))
+  .sort();
+for (const name of definitionFiles) await import(new URL(name, definitionsDir).href);
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -7,7 +7,6 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import { NetdiagError } from '../errors.js';
 import { authenticate } from '../platform/auth.js';
 import type { Services } from '../services.js';
-import { checkSpecForField } from '../graphql/checks.js';
 import { GENERIC_ERROR_MESSAGE } from '../graphql/errors.js';
 import { responseHeadersOf, type NetdiagYoga } from '../graphql/yoga.js';
 import type { RequestContext } from '../graphql/context.js';
@@ -65,7 +64,7 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
     }
 
     // A composite check (defineCheck({ composite: true })) gets the longer bound (decisions §8).
-    const composite = checkSpecForField(route.field)?.composite ?? false;
+    const composite = route.check.composite ?? false;
     const { requestTimeoutMs, compositeTimeoutMs } = services.config.server;
     const deadlineMs = composite ? compositeTimeoutMs : requestTimeoutMs;
     const { execute, contextFactory, schema } = yoga.getEnveloped({ request, peerAddress, deadlineMs });

@@ -23,6 +23,7 @@ import {
 } from 'graphql';
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
+import { CHECK_FAMILIES } from '../graphql/checks.js';
 import { costOf } from '../graphql/pricing.js';
 import { API_VERSION } from './envelope.js';
 import type { RestRoute } from './routes.js';
@@ -45,51 +46,6 @@ function recordedExamples(): Record<string, RecordedExample> {
   } catch {
     return {};
   }
-}
-
-/**
- * The family of each tool: the document's tags, by which reference viewers group the operations.
- * Every route must have one (a route without is a build error, not a silently untagged operation).
- */
-const TAGS: readonly { name: string; description: string; tools: readonly string[] }[] = [
-  {
-    name: 'DNS',
-    description: 'Records, propagation, DNSSEC and block lists.',
-    tools: ['dns-lookup', 'mx-lookup', 'dns-propagation', 'dnssec-test', 'dns-blacklist-checker'],
-  },
-  {
-    name: 'Mail',
-    description: 'Who may send mail for a domain: SPF, DKIM, DMARC.',
-    tools: ['spf-checker', 'dkim-checker', 'dmarc-checker'],
-  },
-  {
-    name: 'Mail transport',
-    description:
-      'Whether mail to a domain travels encrypted and authenticated: STARTTLS, MTA-STS, TLS reporting, DANE; and its BIMI logo.',
-    tools: ['smtp-starttls', 'mta-sts', 'tls-rpt', 'dane', 'bimi'],
-  },
-  {
-    name: 'TLS/HTTP',
-    description: 'Certificates, TLS versions, HTTP headers and page metadata.',
-    tools: ['ssl-checker', 'tls-configuration', 'http-headers', 'open-graph-checker'],
-  },
-  { name: 'Registry', description: 'Registration data from RDAP and WHOIS.', tools: ['whois', 'abuse-contact-lookup'] },
-  {
-    name: 'IP',
-    description: 'Addresses, networks and reachability.',
-    tools: ['my-ip', 'what-is-my-ip', 'ip-info', 'asn-lookup', 'ping', 'port-checker'],
-  },
-  {
-    name: 'Composite',
-    description: 'Several checks with rules and a verdict.',
-    tools: ['mailhealth-check', 'website-health-check'],
-  },
-];
-
-function tagOf(tool: string): string {
-  const tag = TAGS.find((t) => t.tools.includes(tool));
-  if (!tag) throw new Error(`OpenAPI: the tool ${tool} has no family in TAGS (src/rest/openapi.ts)`);
-  return tag.name;
 }
 
 const ERROR_STATUSES: Record<string, string> = {
@@ -258,7 +214,7 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
     paths[`/api/${API_VERSION}/${route.tool}`] = {
       get: {
         operationId: root.name.value,
-        tags: [tagOf(route.tool)],
+        tags: [route.check.family],
         summary: `${route.tool} (${cost} credit${cost === 1 ? '' : 's'})`,
         description:
           `${field.description ?? ''}\n\nCosts ${cost} credit${cost === 1 ? '' : 's'}. GraphQL field: \`${root.name.value}\`.`.trim(),
@@ -309,7 +265,7 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
         'The same checks are fields of the GraphQL API at /graphql.',
     },
     servers: [{ url: '/' }],
-    tags: TAGS.map(({ name, description }) => ({ name, description })),
+    tags: Object.entries(CHECK_FAMILIES).map(([name, description]) => ({ name, description })),
     security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }],
     paths,
     components: {

@@ -1,10 +1,13 @@
 /**
- * The REST route table: each `GET /api/v1/<tool>` is a fixed GraphQL document (schema/rest/<tool>.graphql,
- * typed by the code generator) plus a mapping of query parameters to its variables. A tool that is not
- * in this table is a 404: there are no stubs.
+ * The REST route table, derived from the check definitions (src/graphql/checks.ts): each
+ * `GET /api/v1/<tool>` runs the fixed GraphQL document schema/rest/<tool>.graphql (typed by the code
+ * generator) with the query parameters the definition names. A definition without its document, or a
+ * document without its definition or selecting another field, stops the service at start. A tool that
+ * is not in this table is a 404: there are no stubs.
  */
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { Kind, type DocumentNode } from 'graphql';
+import { allCheckSpecs, type CheckDefinition, type RestParameterKind } from '../graphql/checks.js';
+import { schema } from '../graphql/schema.js';
 import * as ops from './generated/operations.js';
 import type { QueryReader } from './query-reader.js';
 
@@ -13,60 +16,53 @@ export interface RestRoute {
   readonly document: DocumentNode;
   /** the root field whose value is the envelope's data */
   readonly field: string;
+  readonly check: CheckDefinition;
   readonly variables: (query: QueryReader) => Record<string, unknown>;
 }
 
-function route<TData, TVariables extends Record<string, unknown>>(
-  tool: string,
-  document: TypedDocumentNode<TData, TVariables>,
-  variables: (query: QueryReader) => TVariables,
-): RestRoute {
-  const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-  const first = operation?.kind === Kind.OPERATION_DEFINITION ? operation.selectionSet.selections[0] : undefined;
-  if (!first || first.kind !== Kind.FIELD) throw new Error(`route ${tool}: its document must select one root field`);
-  return { tool, document, field: first.alias?.value ?? first.name.value, variables };
+const readers: Record<RestParameterKind, (q: QueryReader, name: string) => unknown> = {
+  required: (q, name) => q.required(name),
+  optional: (q, name) => q.optional(name),
+  port: (q, name) => q.port(name),
+  optionalPort: (q, name) => q.optionalPort(name),
+};
+
+/** `dns-lookup` → `DnsLookupDocument`: the code generator's name for schema/rest/dns-lookup.graphql */
+function documentExportOf(tool: string): string {
+  return `${tool.replace(/(^|-)([a-z])/g, (_m, _dash, c: string) => c.toUpperCase())}Document`;
 }
 
-export const restRoutes: ReadonlyMap<string, RestRoute> = new Map(
-  [
-    route('my-ip', ops.MyIpDocument, () => ({})),
-    route('dns-lookup', ops.DnsLookupDocument, (q) => ({
-      domain: q.required('domain'),
-      resolver: q.optional('resolver'),
-    })),
-    route('mx-lookup', ops.MxLookupDocument, (q) => ({ domain: q.required('domain') })),
-    route('dns-propagation', ops.DnsPropagationDocument, (q) => ({
-      domain: q.required('domain'),
-      type: q.optional('type'),
-    })),
-    route('spf-checker', ops.SpfCheckerDocument, (q) => ({ domain: q.required('domain') })),
-    route('dkim-checker', ops.DkimCheckerDocument, (q) => ({
-      domain: q.required('domain'),
-      selector: q.required('selector'),
-    })),
-    route('dmarc-checker', ops.DmarcCheckerDocument, (q) => ({ domain: q.required('domain') })),
-    route('dnssec-test', ops.DnssecTestDocument, (q) => ({ domain: q.required('domain') })),
-    route('dns-blacklist-checker', ops.DnsBlacklistCheckerDocument, (q) => ({ host: q.required('host') })),
-    route('ip-info', ops.IpInfoDocument, (q) => ({ target: q.required('target') })),
-    route('asn-lookup', ops.AsnLookupDocument, (q) => ({ target: q.required('target') })),
-    route('whois', ops.WhoisDocument, (q) => ({ domain: q.required('domain') })),
-    route('abuse-contact-lookup', ops.AbuseContactLookupDocument, (q) => ({ domain: q.required('domain') })),
-    route('what-is-my-ip', ops.WhatIsMyIpDocument, () => ({})),
-    route('ssl-checker', ops.SslCheckerDocument, (q) => ({ domain: q.required('domain') })),
-    route('tls-configuration', ops.TlsConfigurationDocument, (q) => ({ domain: q.required('domain') })),
-    route('port-checker', ops.PortCheckerDocument, (q) => ({ host: q.required('host'), port: q.port('port') })),
-    route('http-headers', ops.HttpHeadersDocument, (q) => ({ url: q.required('url') })),
-    route('open-graph-checker', ops.OpenGraphCheckerDocument, (q) => ({ url: q.required('url') })),
-    route('ping', ops.PingDocument, (q) => ({ host: q.required('host') })),
-    route('website-health-check', ops.WebsiteHealthCheckDocument, (q) => ({ target: q.required('target') })),
-    route('mailhealth-check', ops.MailhealthCheckDocument, (q) => ({ domain: q.required('domain') })),
-    route('tls-rpt', ops.TlsRptDocument, (q) => ({ domain: q.required('domain') })),
-    route('smtp-starttls', ops.SmtpStarttlsDocument, (q) => ({
-      host: q.required('host'),
-      port: q.optionalPort('port'),
-    })),
-    route('mta-sts', ops.MtaStsDocument, (q) => ({ domain: q.required('domain') })),
-    route('bimi', ops.BimiDocument, (q) => ({ domain: q.required('domain'), selector: q.optional('selector') })),
-    route('dane', ops.DaneDocument, (q) => ({ host: q.required('host'), port: q.optionalPort('port') })),
-  ].map((r) => [r.tool, r]),
-);
+function rootFieldOf(document: DocumentNode, where: string): string {
+  const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const first = operation?.kind === Kind.OPERATION_DEFINITION ? operation.selectionSet.selections[0] : undefined;
+  if (!first || first.kind !== Kind.FIELD) throw new Error(`${where}: the document must select one root field`);
+  return first.name.value;
+}
+
+function routeOf(check: CheckDefinition): RestRoute {
+  const where = `check ${check.tool} (schema/rest/${check.tool}.graphql)`;
+  const document = (ops as Record<string, unknown>)[documentExportOf(check.tool)] as DocumentNode | undefined;
+  if (!document) throw new Error(`${where}: no REST document; write it and run npm run codegen`);
+  const field = rootFieldOf(document, where);
+  if (field !== check.field) throw new Error(`${where}: the document selects ${field}, the check is ${check.field}`);
+  const parameters = Object.entries(check.rest);
+  return {
+    tool: check.tool,
+    document,
+    field,
+    check,
+    variables: (query) => Object.fromEntries(parameters.map(([name, kind]) => [name, readers[kind](query, name)])),
+  };
+}
+
+function buildRoutes(): ReadonlyMap<string, RestRoute> {
+  void schema; // the definitions are registered once the schema is assembled
+  const routes = new Map(allCheckSpecs().map((check) => [check.tool, routeOf(check)]));
+  const documents = new Set([...routes.keys()].map(documentExportOf));
+  for (const name of Object.keys(ops))
+    if (name.endsWith('Document') && !documents.has(name))
+      throw new Error(`REST document ${name} (schema/rest/) has no check definition`);
+  return routes;
+}
+
+export const restRoutes: ReadonlyMap<string, RestRoute> = buildRoutes();

@@ -138,7 +138,7 @@ describe('GET /', () => {
     expect(rowOf(html, 'dns-lookup')).toContain('<td>7</td>');
     expect(rowOf(html, 'my-ip')).toContain('<td>2</td>');
     expect(rowOf(html, 'dns-lookup')).toContain('GraphQL field <code>dnsLookup</code>');
-    expect(html).toContain('my-ip 2 credits, dns-lookup 7 credits');
+    expect(html).toContain('dns-lookup 7 credits, tls-configuration 4 credits, my-ip 2 credits');
   });
 
   it('documents exactly the parameters each route reads', () => {
@@ -229,7 +229,7 @@ describe('POST /keys', () => {
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(key).toMatch(/^nd_[\w-]{46}$/);
     expect(html).toContain('300 credits per rolling 24 hours');
-    expect(html).toContain('my-ip 1 credit, tls-configuration 4 credits, every other endpoint 3 credits');
+    expect(html).toContain('tls-configuration 4 credits, my-ip 1 credit, every other endpoint 3 credits');
     expect(html).toContain('may obtain 2 more keys');
     expect(html).toContain(`x-api-key: ${key}`);
     const api = await t.get('/api/v1/my-ip', { key, headers: { 'x-forwarded-for': PUBLIC } });

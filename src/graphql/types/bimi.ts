@@ -1,13 +1,8 @@
-/** bimi: object types and the query field (mail-transport.md). */
+/** bimi: its object types (mail-transport.md); the check is ../definitions/bimi.ts. */
 import type { BimiResult, BimiSvg } from '../../checks/mail/bimi.js';
-import { bimiName } from '../../checks/mail/bimi.js';
-import { runBimiCheck } from '../../checks/mail/bimi-run.js';
-import { InputError } from '../../errors.js';
-import { parseHostname, parseSelector } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 
-const BimiSvgRef = builder.objectRef<BimiSvg>('BimiSvg').implement({
+export const BimiSvgRef = builder.objectRef<BimiSvg>('BimiSvg').implement({
   description: 'The logo at l=, as fetched (through the target guard, no redirects, at most 32 KiB).',
   fields: (t) => ({
     status: t.exposeInt('status', { description: 'HTTP status.' }),
@@ -51,32 +46,3 @@ export const Bimi = builder.objectRef<BimiResult>('Bimi').implement({
     errors: t.exposeStringList('errors'),
   }),
 });
-
-builder.queryField('bimi', (t) =>
-  t.field({
-    nullable: true,
-    type: Bimi,
-    description:
-      'The BIMI record of a domain (REST: bimi): <selector>._bimi.<domain> (falling back to the organisational domain), the SVG logo fetched through the target guard and checked against the SVG Tiny PS profile, and whether the DMARC policy makes the domain eligible.',
-    args: {
-      domain: t.arg.string({ required: true }),
-      selector: t.arg.string({ description: 'The BIMI selector; default "default".' }),
-    },
-    resolve: defineCheck({
-      field: 'bimi',
-      tool: 'bimi',
-      parse: (args: { domain: string; selector?: string | null }) => {
-        const domain = parseHostname('domain', args.domain);
-        const selector =
-          args.selector == null || args.selector === '' ? 'default' : parseSelector('selector', args.selector);
-        if (bimiName(selector, domain).length > 253)
-          throw new InputError(
-            'domain',
-            `domain: ${bimiName(selector, domain)} would be longer than the 253 characters a DNS name may have`,
-          );
-        return { domain, selector };
-      },
-      run: (input, checks) => runBimiCheck(checks, input.domain, input.selector),
-    }),
-  }),
-);

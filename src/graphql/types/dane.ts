@@ -1,14 +1,8 @@
-/** dane: object types and the query field (mail-transport.md). */
+/** dane: its object types (mail-transport.md); the check is ../definitions/dane.ts. */
 import type { DaneResult, TlsaEntry } from '../../checks/mail/dane.js';
-import { runDane } from '../../checks/mail/dane-run.js';
-import { SMTP_PORT } from '../../checks/mail/starttls-run.js';
-import { InputError } from '../../errors.js';
-import { parseHostname } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
-import { optionalPortArgument } from './smtp.js';
 
-const TlsaRecord = builder.objectRef<TlsaEntry>('TlsaRecord').implement({
+export const TlsaRecord = builder.objectRef<TlsaEntry>('TlsaRecord').implement({
   description: 'One TLSA record (RFC 6698 §2.1) and whether it matches the chain the server presented.',
   fields: (t) => ({
     usage: t.exposeInt('usage', {
@@ -46,31 +40,3 @@ export const Dane = builder.objectRef<DaneResult>('Dane').implement({
     }),
   }),
 });
-
-builder.queryField('dane', (t) =>
-  t.field({
-    nullable: true,
-    type: Dane,
-    description:
-      'The DANE TLSA records of a mail server, their DNSSEC state, and whether they match the certificate chain it presents (REST: dane). The chain comes from STARTTLS on ports 25 and 587, from TLS at once on other ports. Private and internal addresses are refused.',
-    args: {
-      host: t.arg.string({ required: true, description: 'The MX host name.' }),
-      port: t.arg.int({ description: 'TCP port, 1–65535; default 25.' }),
-    },
-    resolve: defineCheck({
-      field: 'dane',
-      tool: 'dane',
-      parse: (args: { host: string; port?: number | null }) => {
-        const host = parseHostname('host', args.host);
-        const port = optionalPortArgument('port', args.port, SMTP_PORT);
-        if (`_${port}._tcp.${host}`.length > 253)
-          throw new InputError(
-            'host',
-            `host: _${port}._tcp.${host} would be longer than the 253 characters a DNS name may have`,
-          );
-        return { host, port };
-      },
-      run: (input, checks) => runDane(checks, input),
-    }),
-  }),
-);

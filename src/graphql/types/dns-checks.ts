@@ -1,23 +1,20 @@
-/** dns-blacklist-checker, dnssec-test and dns-propagation: object types and their query fields. */
-import { parseDnsblHost, runDnsblCheck, type DnsblCheckResult } from '../../checks/dns/dnsbl-run.js';
+/** dns-blacklist-checker, dnssec-test and dns-propagation: object types (the checks themselves are in ../definitions/). */
+import type { DnsblCheckResult } from '../../checks/dns/dnsbl-run.js';
 import type { DnsblListResult } from '../../checks/dns/dnsbl.js';
-import { runDnssecTest, type DnssecTestResult } from '../../checks/dns/dnssec-run.js';
-import { parsePropagationType, runDnsPropagation } from '../../checks/dns/propagation-run.js';
+import type { DnssecTestResult } from '../../checks/dns/dnssec-run.js';
 import type { PropagationEntry, PropagationResult } from '../../checks/dns/propagation.js';
-import { parseDnsName, parseHostname } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 import { DnsRcode } from './dns.js';
 
 /* --------------------------------------------------------------- blocklists */
 
-const DnsblStatus = builder.enumType('DnsblStatus', {
+export const DnsblStatus = builder.enumType('DnsblStatus', {
   description:
     'clean: NXDOMAIN, or no A record (RFC 5782 §2.1). listed: A records in 127.0.0.2–127.0.0.255 (the list codes, in `codes`). error: the question failed (time-out, SERVFAIL, refused, garbage), or the list answered one of its error codes (127.255.255.0/24, e.g. Spamhaus 127.255.255.252–255 when it refuses queries from public resolvers), 127.0.0.0/127.0.0.1, or an address outside 127.0.0.0/8 — none of which says anything about the address.',
   values: ['clean', 'listed', 'error'] as const,
 });
 
-const DnsblListResultRef = builder.objectRef<DnsblListResult>('DnsblListResult').implement({
+export const DnsblListResultRef = builder.objectRef<DnsblListResult>('DnsblListResult').implement({
   fields: (t) => ({
     zone: t.exposeString('zone', { description: "The list's DNS zone." }),
     name: t.exposeString('name', { description: "The list's display name." }),
@@ -32,7 +29,7 @@ const DnsblListResultRef = builder.objectRef<DnsblListResult>('DnsblListResult')
   }),
 });
 
-const DnsblCheck = builder.objectRef<DnsblCheckResult>('DnsblCheck').implement({
+export const DnsblCheck = builder.objectRef<DnsblCheckResult>('DnsblCheck').implement({
   fields: (t) => ({
     host: t.exposeString('host', { description: 'The host as given (normalised).' }),
     ip: t.exposeString('ip', {
@@ -53,32 +50,15 @@ const DnsblCheck = builder.objectRef<DnsblCheckResult>('DnsblCheck').implement({
     }),
   }),
 });
-
-builder.queryField('dnsBlacklistChecker', (t) =>
-  t.field({
-    nullable: true,
-    type: DnsblCheck,
-    description:
-      "Whether an IPv4 address (or a domain's first IPv4 address) is on the configured DNS block lists, all asked in parallel (RFC 5782) (REST: dns-blacklist-checker). An IPv6 address, or a private or otherwise special-purpose IPv4 address, is refused (400).",
-    args: { host: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'dnsBlacklistChecker',
-      tool: 'dns-blacklist-checker',
-      parse: (args: { host: string }, ctx) => parseDnsblHost('host', args.host, ctx.services.config.targets.allow),
-      run: (host, checks) => runDnsblCheck(checks, host),
-    }),
-  }),
-);
-
 /* ------------------------------------------------------------------- DNSSEC */
 
-const DnssecStatus = builder.enumType('DnssecStatus', {
+export const DnssecStatus = builder.enumType('DnssecStatus', {
   description:
     'As the system resolver (a validating resolver) sees the name, first matching rule wins: bogus (SERVFAIL, but an answer with checking disabled: the signatures do not validate), enabled (the answer is authenticated, AD: the chain of trust validates), bogus (the parent has a DS record but the zone publishes no DNSKEY), insecure (the zone has DNSKEYs but no secure delegation: no DS at the parent, or an algorithm the resolver does not support), disabled (no DNSKEY and no DS: unsigned). SERVFAIL with checking disabled too is an error (502), not a verdict.',
   values: ['enabled', 'insecure', 'disabled', 'bogus'] as const,
 });
 
-const DnssecTest = builder.objectRef<DnssecTestResult>('DnssecTest').implement({
+export const DnssecTest = builder.objectRef<DnssecTestResult>('DnssecTest').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
     keyCount: t.exposeInt('keyCount', {
@@ -96,32 +76,15 @@ const DnssecTest = builder.objectRef<DnssecTestResult>('DnssecTest').implement({
     rcode: t.field({ type: DnsRcode, resolve: (r) => r.rcode }),
   }),
 });
-
-builder.queryField('dnssecTest', (t) =>
-  t.field({
-    nullable: true,
-    type: DnssecTest,
-    description:
-      'DNSSEC status of a domain as the system resolver validates it: DNSKEY with DO (and again with CD on SERVFAIL), DS at the parent (REST: dnssec-test). Meaningful only when the system resolver validates; otherwise signed zones read insecure.',
-    args: { domain: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'dnssecTest',
-      tool: 'dnssec-test',
-      parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-      run: (domain, checks) => runDnssecTest(checks, domain),
-    }),
-  }),
-);
-
 /* -------------------------------------------------------------- propagation */
 
-const PropagationExpectedSource = builder.enumType('PropagationExpectedSource', {
+export const PropagationExpectedSource = builder.enumType('PropagationExpectedSource', {
   description:
     "authoritative: `expected` is the answer of the domain's own name servers, asked directly. majority: none of them answered (or none may be asked), so `expected` is the most common answer among the resolvers (a tie goes to the resolver listed first).",
   values: ['authoritative', 'majority'] as const,
 });
 
-const PropagationResolver = builder.objectRef<PropagationEntry>('PropagationResolver').implement({
+export const PropagationResolver = builder.objectRef<PropagationEntry>('PropagationResolver').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     ip: t.exposeString('ip'),
@@ -142,7 +105,7 @@ const PropagationResolver = builder.objectRef<PropagationEntry>('PropagationReso
   }),
 });
 
-const DnsPropagation = builder.objectRef<PropagationResult>('DnsPropagation').implement({
+export const DnsPropagation = builder.objectRef<PropagationResult>('DnsPropagation').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
     type: t.exposeString('type', { description: 'The record type asked.' }),
@@ -162,23 +125,3 @@ const DnsPropagation = builder.objectRef<PropagationResult>('DnsPropagation').im
     expectedSource: t.field({ type: PropagationExpectedSource, resolve: (r) => r.expectedSource }),
   }),
 });
-
-builder.queryField('dnsPropagation', (t) =>
-  t.field({
-    nullable: true,
-    type: DnsPropagation,
-    description:
-      'Asks every configured public resolver in parallel for one record type of a name and compares their answers with the authoritative answer (REST: dns-propagation). `type` is one of A, AAAA, MX, TXT, CNAME, NS, SOA (default A). Never served from a cache.',
-    args: { domain: t.arg.string({ required: true }), type: t.arg.string() },
-    resolve: defineCheck({
-      field: 'dnsPropagation',
-      tool: 'dns-propagation',
-      parse: (args: { domain: string; type?: string | null }) => ({
-        // DNS names, not only hostnames: TXT records live at _dmarc.example.com and similar owner names.
-        domain: parseDnsName('domain', args.domain),
-        type: parsePropagationType('type', args.type),
-      }),
-      run: ({ domain, type }, checks) => runDnsPropagation(checks, domain, type),
-    }),
-  }),
-);

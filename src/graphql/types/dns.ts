@@ -1,24 +1,20 @@
-/** dns-lookup and mx-lookup: object types and their query fields. */
-import {
-  runDnsLookup,
-  runMxLookup,
-  type DnsLookupResult,
-  type MxHost,
-  type MxLookupResult,
-  type ResolverChoice,
-  type TypeFailure,
+/** dns-lookup and mx-lookup: object types (the checks themselves are in ../definitions/). */
+import type {
+  DnsLookupResult,
+  MxHost,
+  MxLookupResult,
+  ResolverChoice,
+  TypeFailure,
 } from '../../checks/dns/lookup-run.js';
 import type { LookupRecords, MxEntry, SoaEntry } from '../../checks/dns/records.js';
-import { parseHostname } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 
 export const DnsRcode = builder.enumType('DnsRcode', {
   description: 'The DNS response code of a result: NXDOMAIN (the name does not exist) is a finding, not an error.',
   values: ['NOERROR', 'NXDOMAIN'] as const,
 });
 
-const MxRecord = builder.objectRef<MxEntry>('MxRecord').implement({
+export const MxRecord = builder.objectRef<MxEntry>('MxRecord').implement({
   fields: (t) => ({
     exchange: t.exposeString('exchange'),
     priority: t.exposeInt('priority'),
@@ -26,7 +22,7 @@ const MxRecord = builder.objectRef<MxEntry>('MxRecord').implement({
   }),
 });
 
-const SoaRecord = builder.objectRef<SoaEntry>('SoaRecord').implement({
+export const SoaRecord = builder.objectRef<SoaEntry>('SoaRecord').implement({
   fields: (t) => ({
     nsname: t.exposeString('nsname', { description: 'MNAME: the primary name server.' }),
     hostmaster: t.exposeString('hostmaster', { description: 'RNAME as a DNS name (the first label is the mailbox).' }),
@@ -40,7 +36,7 @@ const SoaRecord = builder.objectRef<SoaEntry>('SoaRecord').implement({
   }),
 });
 
-const DnsRecords = builder.objectRef<LookupRecords>('DnsRecords').implement({
+export const DnsRecords = builder.objectRef<LookupRecords>('DnsRecords').implement({
   description: 'Records by type; an empty list when the name has none of that type.',
   fields: (t) => ({
     A: t.exposeStringList('A'),
@@ -53,7 +49,7 @@ const DnsRecords = builder.objectRef<LookupRecords>('DnsRecords').implement({
   }),
 });
 
-const ResolverUsed = builder.objectRef<ResolverChoice>('ResolverUsed').implement({
+export const ResolverUsed = builder.objectRef<ResolverChoice>('ResolverUsed').implement({
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The public resolver\'s name, or "system".' }),
     ip: t.exposeString('ip'),
@@ -75,7 +71,7 @@ export const DnsTypeFailure = builder.objectRef<TypeFailure>('DnsTypeFailure').i
   }),
 });
 
-const DnsLookup = builder.objectRef<DnsLookupResult>('DnsLookup').implement({
+export const DnsLookup = builder.objectRef<DnsLookupResult>('DnsLookup').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
     rcode: t.field({ type: DnsRcode, resolve: (r) => r.rcode }),
@@ -85,7 +81,7 @@ const DnsLookup = builder.objectRef<DnsLookupResult>('DnsLookup').implement({
   }),
 });
 
-const MxHostRef = builder.objectRef<MxHost>('MxHost').implement({
+export const MxHostRef = builder.objectRef<MxHost>('MxHost').implement({
   fields: (t) => ({
     priority: t.exposeInt('priority'),
     exchange: t.exposeString('exchange'),
@@ -107,37 +103,3 @@ export const MxLookup = builder.objectRef<MxLookupResult>('MxLookup').implement(
     rcode: t.field({ type: DnsRcode, resolve: (r) => r.rcode }),
   }),
 });
-
-builder.queryField('dnsLookup', (t) =>
-  t.field({
-    nullable: true,
-    type: DnsLookup,
-    description:
-      'A, AAAA, MX, TXT, CNAME, NS and SOA of a name, asked in parallel (REST: dns-lookup). `resolver` is one of the public resolvers\' IPs or "system" (default); an unknown value falls back to system and `resolver.note` says so.',
-    args: { domain: t.arg.string({ required: true }), resolver: t.arg.string() },
-    resolve: defineCheck({
-      field: 'dnsLookup',
-      tool: 'dns-lookup',
-      parse: (args: { domain: string; resolver?: string | null }) => ({
-        domain: parseHostname('domain', args.domain),
-        resolver: args.resolver?.trim() || null,
-      }),
-      run: ({ domain, resolver }, checks) => runDnsLookup(checks, domain, resolver),
-    }),
-  }),
-);
-
-builder.queryField('mxLookup', (t) =>
-  t.field({
-    nullable: true,
-    type: MxLookup,
-    description: 'MX hosts of a domain with their addresses and recognised providers (REST: mx-lookup).',
-    args: { domain: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'mxLookup',
-      tool: 'mx-lookup',
-      parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-      run: (domain, checks) => runMxLookup(checks, domain),
-    }),
-  }),
-);

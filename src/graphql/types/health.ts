@@ -34,10 +34,8 @@ import type {
   SslDetails,
   WebsiteCheckId,
 } from '../../checks/health/website-details.js';
-import { runWebsiteHealth, type WebsiteCheck, type WebsiteHealthResult } from '../../checks/health/website-run.js';
-import { parseDomainOrUrl } from '../../validation.js';
+import type { WebsiteCheck, WebsiteHealthResult } from '../../checks/health/website-run.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 
 /* ------------------------------------------------------------ shared by the composite checks */
 
@@ -101,7 +99,7 @@ export const HealthCheckRef = builder.interfaceRef<HealthCheckShape>('HealthChec
 
 /* ------------------------------------------------------------ website-health-check details */
 
-const WebsiteDnsDetails = builder.objectRef<DnsDetails>('WebsiteDnsDetails').implement({
+export const WebsiteDnsDetails = builder.objectRef<DnsDetails>('WebsiteDnsDetails').implement({
   description:
     'dns — ok: IPv4 and IPv6 addresses; info: IPv4 only (add AAAA); warning: IPv6 only (add A). A name without addresses is a 400, a resolver failure a 502/504.',
   fields: (t) => ({
@@ -114,7 +112,7 @@ const WebsiteDnsDetails = builder.objectRef<DnsDetails>('WebsiteDnsDetails').imp
   }),
 });
 
-const WebsiteLocationDetails = builder.objectRef<LocationDetails>('WebsiteLocationDetails').implement({
+export const WebsiteLocationDetails = builder.objectRef<LocationDetails>('WebsiteLocationDetails').implement({
   description: 'location — ok: a country is known for the address; info: none is (no IP data covers it).',
   fields: (t) => ({
     countryCode: t.exposeString('countryCode', {
@@ -125,20 +123,22 @@ const WebsiteLocationDetails = builder.objectRef<LocationDetails>('WebsiteLocati
   }),
 });
 
-const WebsiteOrganizationDetails = builder.objectRef<OrganizationDetails>('WebsiteOrganizationDetails').implement({
-  description: 'organization — ok: an AS announces the address; info: none is known.',
-  fields: (t) => ({
-    orgDomain: t.exposeString('orgDomain', {
-      nullable: true,
-      description:
-        "The AS's web domain from IPinfo data (ipInfo.source ipinfo, or an IPinfo Lite database); null with the bundled data, which has none. Never guessed from the AS name.",
+export const WebsiteOrganizationDetails = builder
+  .objectRef<OrganizationDetails>('WebsiteOrganizationDetails')
+  .implement({
+    description: 'organization — ok: an AS announces the address; info: none is known.',
+    fields: (t) => ({
+      orgDomain: t.exposeString('orgDomain', {
+        nullable: true,
+        description:
+          "The AS's web domain from IPinfo data (ipInfo.source ipinfo, or an IPinfo Lite database); null with the bundled data, which has none. Never guessed from the AS name.",
+      }),
+      asn: t.exposeString('asn', { nullable: true, description: '"AS15169"; null when unknown.' }),
+      asName: t.exposeString('asName', { nullable: true }),
     }),
-    asn: t.exposeString('asn', { nullable: true, description: '"AS15169"; null when unknown.' }),
-    asName: t.exposeString('asName', { nullable: true }),
-  }),
-});
+  });
 
-const WebsitePingDetails = builder.objectRef<PingDetails>('WebsitePingDetails').implement({
+export const WebsitePingDetails = builder.objectRef<PingDetails>('WebsitePingDetails').implement({
   description: `ping — ok: no loss; info: some loss under ${PING_LOSS_WARNING_PERCENT} %, or no reply at all (ICMP filtered, common); warning: ${PING_LOSS_WARNING_PERCENT} % loss or more, but not all.`,
   fields: (t) => ({
     avgRoundTripMs: t.exposeFloat('avgRoundTripMs', {
@@ -151,7 +151,7 @@ const WebsitePingDetails = builder.objectRef<PingDetails>('WebsitePingDetails').
   }),
 });
 
-const WebsiteLatencyBreakdown = builder.objectRef<LatencyBreakdown>('WebsiteLatencyBreakdown').implement({
+export const WebsiteLatencyBreakdown = builder.objectRef<LatencyBreakdown>('WebsiteLatencyBreakdown').implement({
   description: 'Milliseconds of one fresh connection (the first request of the fetch).',
   fields: (t) => ({
     dnsMs: t.exposeFloat('dnsMs', { description: "Resolving the name (~0 when this service's DNS cache answered)." }),
@@ -162,7 +162,7 @@ const WebsiteLatencyBreakdown = builder.objectRef<LatencyBreakdown>('WebsiteLate
   }),
 });
 
-const WebsiteLatencyDetails = builder.objectRef<LatencyDetails>('WebsiteLatencyDetails').implement({
+export const WebsiteLatencyDetails = builder.objectRef<LatencyDetails>('WebsiteLatencyDetails').implement({
   description: `latency — ok: totalMs ≤ ${LATENCY_WARNING_MS}; warning: up to ${LATENCY_CRITICAL_MS}; critical: above (web.dev's time-to-first-byte bounds).`,
   fields: (t) => ({
     totalMs: t.exposeFloat('totalMs', { nullable: true }),
@@ -171,7 +171,7 @@ const WebsiteLatencyDetails = builder.objectRef<LatencyDetails>('WebsiteLatencyD
   }),
 });
 
-const WebsiteHttpDetails = builder.objectRef<HttpDetails>('WebsiteHttpDetails').implement({
+export const WebsiteHttpDetails = builder.objectRef<HttpDetails>('WebsiteHttpDetails').implement({
   description:
     'http — critical: the final status is 4xx or 5xx; warning: a Cloudflare challenge answered, the chain ends in a redirect that was not followed, or the page is served over plain HTTP; ok: 2xx over HTTPS.',
   fields: (t) => ({
@@ -195,7 +195,7 @@ const WebsiteHttpDetails = builder.objectRef<HttpDetails>('WebsiteHttpDetails').
   }),
 });
 
-const WebsiteRedirectHop = builder.objectRef<RedirectHop>('WebsiteRedirectHop').implement({
+export const WebsiteRedirectHop = builder.objectRef<RedirectHop>('WebsiteRedirectHop').implement({
   fields: (t) => ({
     url: t.exposeString('url', { description: 'The URL that answered with the redirect.' }),
     statusCode: t.exposeInt('statusCode'),
@@ -203,7 +203,7 @@ const WebsiteRedirectHop = builder.objectRef<RedirectHop>('WebsiteRedirectHop').
   }),
 });
 
-const WebsiteRedirectsDetails = builder.objectRef<RedirectsDetails>('WebsiteRedirectsDetails').implement({
+export const WebsiteRedirectsDetails = builder.objectRef<RedirectsDetails>('WebsiteRedirectsDetails').implement({
   description: `redirects — critical: a redirect loop; warning: ${REDIRECTS_WARNING_COUNT} or more redirects, a redirect from https to http, more than http.maxRedirects, or a Location that is not a web address; ok otherwise.`,
   fields: (t) => ({
     hops: t.field({
@@ -216,7 +216,7 @@ const WebsiteRedirectsDetails = builder.objectRef<RedirectsDetails>('WebsiteRedi
   }),
 });
 
-const WebsiteSslDetails = builder.objectRef<SslDetails>('WebsiteSslDetails').implement({
+export const WebsiteSslDetails = builder.objectRef<SslDetails>('WebsiteSslDetails').implement({
   description:
     `ssl — critical: the port refuses (no HTTPS), the handshake fails (including a server with nothing newer than TLS 1.1), the certificate is not valid (ssl-checker status), or fewer than ${SSL_CRITICAL_DAYS} days and under ${SSL_CRITICAL_PERCENT} % of its validity period are left; ` +
     `warning: fewer than ${SSL_WARNING_DAYS} days and under ${SSL_WARNING_PERCENT} % left, or TLS 1.2 negotiated (no TLS 1.3); ok otherwise. A time-out or reset is error.`,
@@ -245,7 +245,7 @@ const WebsiteSslDetails = builder.objectRef<SslDetails>('WebsiteSslDetails').imp
   }),
 });
 
-const WebsiteSecurityDetails = builder.objectRef<SecurityDetails>('WebsiteSecurityDetails').implement({
+export const WebsiteSecurityDetails = builder.objectRef<SecurityDetails>('WebsiteSecurityDetails').implement({
   description: `security — of http-headers' five security headers: ok: all present; info: one missing; warning: ${SECURITY_HEADERS_MISSING_WARNING} or more missing.`,
   fields: (t) => ({
     present: t.exposeInt('present', { nullable: true, description: 'How many are present.' }),
@@ -254,7 +254,7 @@ const WebsiteSecurityDetails = builder.objectRef<SecurityDetails>('WebsiteSecuri
   }),
 });
 
-const WebsiteProtocolDetails = builder.objectRef<ProtocolDetails>('WebsiteProtocolDetails').implement({
+export const WebsiteProtocolDetails = builder.objectRef<ProtocolDetails>('WebsiteProtocolDetails').implement({
   description:
     'protocol — ok: HTTP/2; warning: HTTP/1.1 (over https HTTP/2 was offered through ALPN and not taken; over http browsers never use HTTP/2).',
   fields: (t) => ({
@@ -262,7 +262,7 @@ const WebsiteProtocolDetails = builder.objectRef<ProtocolDetails>('WebsiteProtoc
   }),
 });
 
-const WebsiteCompressionDetails = builder.objectRef<CompressionDetails>('WebsiteCompressionDetails').implement({
+export const WebsiteCompressionDetails = builder.objectRef<CompressionDetails>('WebsiteCompressionDetails').implement({
   description: `compression — ok: br or zstd, or nothing worth compressing (no body, an already compressed type, under ${COMPRESSION_MIN_BYTES} bytes); info: gzip or deflate; warning: a text response sent uncompressed.`,
   fields: (t) => ({
     encoding: t.exposeString('encoding', {
@@ -280,7 +280,7 @@ const WebsiteCompressionDetails = builder.objectRef<CompressionDetails>('Website
   }),
 });
 
-const WebsitePortEntry = builder.objectRef<PortEntry>('WebsitePortEntry').implement({
+export const WebsitePortEntry = builder.objectRef<PortEntry>('WebsitePortEntry').implement({
   fields: (t) => ({
     port: t.exposeInt('port'),
     protocol: t.exposeString('protocol', { description: 'Always "tcp".' }),
@@ -290,7 +290,7 @@ const WebsitePortEntry = builder.objectRef<PortEntry>('WebsitePortEntry').implem
   }),
 });
 
-const WebsitePortsDetails = builder.objectRef<PortsDetails>('WebsitePortsDetails').implement({
+export const WebsitePortsDetails = builder.objectRef<PortsDetails>('WebsitePortsDetails').implement({
   description:
     "ports — 80 and 443 (and the target URL's own port): critical: the URL's port, or both web ports, not open; warning: 443 not open; info: 80 not open; ok: all open.",
   fields: (t) => ({
@@ -298,7 +298,7 @@ const WebsitePortsDetails = builder.objectRef<PortsDetails>('WebsitePortsDetails
   }),
 });
 
-const DETAILS_TYPE_OF = {
+export const DETAILS_TYPE_OF = {
   dns: WebsiteDnsDetails,
   location: WebsiteLocationDetails,
   organization: WebsiteOrganizationDetails,
@@ -314,9 +314,9 @@ const DETAILS_TYPE_OF = {
 } as const;
 
 /** Which check a details object belongs to, recorded as the `details` field hands it out (union resolution). */
-const detailsOwner = new WeakMap<object, WebsiteCheckId>();
+export const detailsOwner = new WeakMap<object, WebsiteCheckId>();
 
-const WebsiteCheckDetails = builder.unionType('WebsiteCheckDetails', {
+export const WebsiteCheckDetails = builder.unionType('WebsiteCheckDetails', {
   description:
     "A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …). A check that could not run has every field null.",
   types: Object.values(DETAILS_TYPE_OF),
@@ -327,7 +327,7 @@ const WebsiteCheckDetails = builder.unionType('WebsiteCheckDetails', {
   },
 });
 
-const WebsiteCheckRef = builder.objectRef<WebsiteCheck>('WebsiteCheck').implement({
+export const WebsiteCheckRef = builder.objectRef<WebsiteCheck>('WebsiteCheck').implement({
   description: `One check of website-health-check. id: dns, location, organization, ping, latency, http, redirects, ssl, security, protocol, compression or ports (in this order); each details type states its rule.`,
   interfaces: [HealthCheckRef],
   fields: (t) => ({
@@ -341,7 +341,7 @@ const WebsiteCheckRef = builder.objectRef<WebsiteCheck>('WebsiteCheck').implemen
   }),
 });
 
-const WebsiteHealthCheckRef = builder.objectRef<WebsiteHealthResult>('WebsiteHealthCheck').implement({
+export const WebsiteHealthCheckRef = builder.objectRef<WebsiteHealthResult>('WebsiteHealthCheck').implement({
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'The host checked (lower-case A-label).' }),
     targetUrl: t.exposeString('targetUrl', {
@@ -354,24 +354,3 @@ const WebsiteHealthCheckRef = builder.objectRef<WebsiteHealthResult>('WebsiteHea
     checks: t.field({ type: [WebsiteCheckRef], resolve: (r) => r.checks }),
   }),
 });
-
-builder.queryField('websiteHealthCheck', (t) =>
-  t.field({
-    nullable: true,
-    type: WebsiteHealthCheckRef,
-    description:
-      'DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression and web ports of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). ' +
-      "The parts run concurrently and share the single checks' questions (one fetch, one handshake). A part that fails is that check's error; a refused target is a 400.",
-    args: { target: t.arg.string({ required: true, description: 'A domain, or an http(s) URL.' }) },
-    resolve: defineCheck({
-      field: 'websiteHealthCheck',
-      tool: 'website-health-check',
-      composite: true,
-      parse: (args: { target: string }) => {
-        const { hostname, url } = parseDomainOrUrl('target', args.target);
-        return { hostname: hostname.replace(/\.$/, ''), url };
-      },
-      run: (target, checks) => runWebsiteHealth(checks, target),
-    }),
-  }),
-);

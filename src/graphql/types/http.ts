@@ -1,18 +1,10 @@
-/** http-headers and open-graph-checker: object types and their query fields. */
+/** http-headers and open-graph-checker: object types (the checks themselves are in ../definitions/). */
 import type { OpenGraphTags, TwitterCardTags } from '../../checks/http/open-graph.js';
-import {
-  runHttpHeaders,
-  runOpenGraphChecker,
-  type HttpHeadersResult,
-  type OpenGraphCheckerResult,
-  type RedirectNotFollowed,
-} from '../../checks/http/run.js';
+import type { HttpHeadersResult, OpenGraphCheckerResult, RedirectNotFollowed } from '../../checks/http/run.js';
 import type { SecurityHeaderScore } from '../../checks/http/security-headers.js';
-import { parseUrl } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 
-const SecurityHeaders = builder.objectRef<SecurityHeaderScore>('SecurityHeaders').implement({
+export const SecurityHeaders = builder.objectRef<SecurityHeaderScore>('SecurityHeaders').implement({
   description:
     'Coverage of five security headers: strict-transport-security, x-frame-options, x-content-type-options, referrer-policy, content-security-policy. A header counts as present when the final response carries it with a non-empty value; strict-transport-security counts only when the final URL is https (browsers ignore it over plain HTTP, RFC 6797 §8.1).',
   fields: (t) => ({
@@ -23,7 +15,7 @@ const SecurityHeaders = builder.objectRef<SecurityHeaderScore>('SecurityHeaders'
   }),
 });
 
-const RedirectNotFollowedRef = builder.objectRef<RedirectNotFollowed>('RedirectNotFollowed').implement({
+export const RedirectNotFollowedRef = builder.objectRef<RedirectNotFollowed>('RedirectNotFollowed').implement({
   description: 'A redirect that was not followed because its Location cannot be fetched.',
   fields: (t) => ({
     reason: t.exposeString('reason', {
@@ -34,7 +26,7 @@ const RedirectNotFollowedRef = builder.objectRef<RedirectNotFollowed>('RedirectN
   }),
 });
 
-const HttpHeaders = builder.objectRef<HttpHeadersResult>('HttpHeaders').implement({
+export const HttpHeaders = builder.objectRef<HttpHeadersResult>('HttpHeaders').implement({
   fields: (t) => ({
     requestedUrl: t.exposeString('requestedUrl', { description: 'The URL as requested, normalised (WHATWG URL).' }),
     statusCode: t.exposeInt('statusCode', { description: 'Status of the final response.' }),
@@ -78,7 +70,7 @@ const HttpHeaders = builder.objectRef<HttpHeadersResult>('HttpHeaders').implemen
   }),
 });
 
-const OpenGraphTagsRef = builder.objectRef<OpenGraphTags>('OpenGraphTags').implement({
+export const OpenGraphTagsRef = builder.objectRef<OpenGraphTags>('OpenGraphTags').implement({
   description:
     'Open Graph tags (https://ogp.me) of the document head, from <meta property="og:…"> (name= accepted too); the first non-empty one of each wins; null when absent. HTML entities are decoded.',
   fields: (t) => ({
@@ -94,7 +86,7 @@ const OpenGraphTagsRef = builder.objectRef<OpenGraphTags>('OpenGraphTags').imple
   }),
 });
 
-const TwitterCardTagsRef = builder.objectRef<TwitterCardTags>('TwitterCardTags').implement({
+export const TwitterCardTagsRef = builder.objectRef<TwitterCardTags>('TwitterCardTags').implement({
   description:
     'Twitter Card tags of the document head, from <meta name="twitter:…"> (property= accepted too); null when absent.',
   fields: (t) => ({
@@ -109,7 +101,7 @@ const TwitterCardTagsRef = builder.objectRef<TwitterCardTags>('TwitterCardTags')
   }),
 });
 
-const OpenGraphChecker = builder.objectRef<OpenGraphCheckerResult>('OpenGraphChecker').implement({
+export const OpenGraphChecker = builder.objectRef<OpenGraphCheckerResult>('OpenGraphChecker').implement({
   fields: (t) => ({
     requestedUrl: t.exposeString('requestedUrl'),
     finalUrl: t.exposeString('finalUrl', { description: 'The URL of the final response, after redirects.' }),
@@ -127,35 +119,3 @@ const OpenGraphChecker = builder.objectRef<OpenGraphCheckerResult>('OpenGraphChe
     }),
   }),
 });
-
-builder.queryField('httpHeaders', (t) =>
-  t.field({
-    nullable: true,
-    type: HttpHeaders,
-    description:
-      'Fetches a URL with GET, following redirects by hand, and reports the final status, the redirect chain, every response header and security-header coverage (REST: http-headers). The body is not read. Private and internal addresses are refused, for the URL and for every redirect target.',
-    args: { url: t.arg.string({ required: true, description: 'A full http or https URL.' }) },
-    resolve: defineCheck({
-      field: 'httpHeaders',
-      tool: 'http-headers',
-      parse: (args: { url: string }) => parseUrl('url', args.url),
-      run: (url, checks) => runHttpHeaders(checks, url),
-    }),
-  }),
-);
-
-builder.queryField('openGraphChecker', (t) =>
-  t.field({
-    nullable: true,
-    type: OpenGraphChecker,
-    description:
-      'Fetches a URL as httpHeaders does and reads the head of its HTML document (at most http.maxBodyBytes, stopping at </head>) for the title, Open Graph and Twitter Card tags (REST: open-graph-checker). The encoding comes from a byte order mark, the Content-Type charset, or <meta charset>, else UTF-8.',
-    args: { url: t.arg.string({ required: true, description: 'A full http or https URL.' }) },
-    resolve: defineCheck({
-      field: 'openGraphChecker',
-      tool: 'open-graph-checker',
-      parse: (args: { url: string }) => parseUrl('url', args.url),
-      run: (url, checks) => runOpenGraphChecker(checks, url),
-    }),
-  }),
-);

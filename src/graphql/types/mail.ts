@@ -1,35 +1,25 @@
-/** spf-checker, dkim-checker and dmarc-checker: object types and their query fields. */
-import {
-  runDkimCheck,
-  runDmarcCheck,
-  runTlsRptCheck,
-  runSpfCheck,
-  type SpfCheckerResult,
-  type SpfLookupNode,
-} from '../../checks/mail/auth-run.js';
+/** spf-checker, dkim-checker and dmarc-checker: object types (the checks themselves are in ../definitions/). */
+import type { SpfCheckerResult, SpfLookupNode } from '../../checks/mail/auth-run.js';
 import type { DkimCheckResult } from '../../checks/mail/dkim.js';
 import type { DmarcCheckResult } from '../../checks/mail/dmarc.js';
-import { tlsRptName, type TlsRptCheckResult } from '../../checks/mail/tls-rpt.js';
+import type { TlsRptCheckResult } from '../../checks/mail/tls-rpt.js';
 import type { SpfTerm } from '../../checks/mail/spf.js';
-import { InputError } from '../../errors.js';
-import { parseHostname, parseSelector } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 
 /* --------------------------------------------------------------------- SPF */
 
-const SpfEvaluation = builder.enumType('SpfEvaluation', {
+export const SpfEvaluation = builder.enumType('SpfEvaluation', {
   description:
     'What a receiver would make of the record, judged without a sender: none (no SPF record), ok, permerror (`errors` is not empty: syntax, more than one record, over 10 DNS-querying terms or 2 void lookups, RFC 7208 §4.6.4), temperror (no permerror, but a DNS question inside the tree failed).',
   values: ['none', 'ok', 'permerror', 'temperror'] as const,
 });
 
-const SpfTermKind = builder.enumType('SpfTermKind', {
+export const SpfTermKind = builder.enumType('SpfTermKind', {
   description: 'mechanism (RFC 7208 §5), modifier (§6), or invalid (neither: a permerror).',
   values: ['mechanism', 'modifier', 'invalid'] as const,
 });
 
-const SpfTermRef = builder.objectRef<SpfTerm>('SpfTerm').implement({
+export const SpfTermRef = builder.objectRef<SpfTerm>('SpfTerm').implement({
   description: 'One term of the SPF record, in record order.',
   fields: (t) => ({
     kind: t.field({ type: SpfTermKind, resolve: (term) => term.kind }),
@@ -67,7 +57,7 @@ const SpfTermRef = builder.objectRef<SpfTerm>('SpfTerm').implement({
   }),
 });
 
-const SpfLookupNodeRef = builder.objectRef<SpfLookupNode>('SpfLookupNode').implement({
+export const SpfLookupNodeRef = builder.objectRef<SpfLookupNode>('SpfLookupNode').implement({
   description: 'One record of the evaluated include/redirect tree.',
   fields: (t) => ({
     parent: t.exposeInt('parent', {
@@ -95,7 +85,7 @@ const SpfLookupNodeRef = builder.objectRef<SpfLookupNode>('SpfLookupNode').imple
   }),
 });
 
-const SpfCheck = builder.objectRef<SpfCheckerResult>('SpfCheck').implement({
+export const SpfCheck = builder.objectRef<SpfCheckerResult>('SpfCheck').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
     found: t.exposeBoolean('found', {
@@ -140,26 +130,9 @@ const SpfCheck = builder.objectRef<SpfCheckerResult>('SpfCheck').implement({
     }),
   }),
 });
-
-builder.queryField('spfChecker', (t) =>
-  t.field({
-    nullable: true,
-    type: SpfCheck,
-    description:
-      'The SPF record of a domain (RFC 7208), its terms, and its include/redirect tree with the DNS-lookup and void-lookup counts against their limits (REST: spf-checker). The parsed record is returned even when a limit is exceeded.',
-    args: { domain: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'spfChecker',
-      tool: 'spf-checker',
-      parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-      run: (domain, checks) => runSpfCheck(checks, domain),
-    }),
-  }),
-);
-
 /* -------------------------------------------------------------------- DKIM */
 
-const DkimCheck = builder.objectRef<DkimCheckResult>('DkimCheck').implement({
+export const DkimCheck = builder.objectRef<DkimCheckResult>('DkimCheck').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
     selector: t.exposeString('selector'),
@@ -184,42 +157,14 @@ const DkimCheck = builder.objectRef<DkimCheckResult>('DkimCheck').implement({
     warnings: t.exposeStringList('warnings'),
   }),
 });
-
-builder.queryField('dkimChecker', (t) =>
-  t.field({
-    nullable: true,
-    type: DkimCheck,
-    description: 'The DKIM key record of a selector at <selector>._domainkey.<domain> (RFC 6376) (REST: dkim-checker).',
-    args: { domain: t.arg.string({ required: true }), selector: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'dkimChecker',
-      tool: 'dkim-checker',
-      parse: (args: { domain: string; selector: string }) => {
-        const domain = parseHostname('domain', args.domain);
-        const selector = parseSelector('selector', args.selector);
-        // RFC 1035 §2.3.4: the name asked must fit in 253 characters.
-        const length = selector.length + '._domainkey.'.length + domain.length;
-        if (length > 253) {
-          throw new InputError(
-            'selector',
-            `selector: ${selector}._domainkey.${domain} would be ${length} characters long; a DNS name has at most 253`,
-          );
-        }
-        return { domain, selector };
-      },
-      run: ({ domain, selector }, checks) => runDkimCheck(checks, domain, selector),
-    }),
-  }),
-);
-
 /* ------------------------------------------------------------------- DMARC */
 
-const DmarcPolicy = builder.enumType('DmarcPolicy', {
+export const DmarcPolicy = builder.enumType('DmarcPolicy', {
   description: 'A DMARC policy (RFC 7489 §6.3): none (monitor only), quarantine, reject.',
   values: ['none', 'quarantine', 'reject'] as const,
 });
 
-const DmarcCheck = builder.objectRef<DmarcCheckResult>('DmarcCheck').implement({
+export const DmarcCheck = builder.objectRef<DmarcCheckResult>('DmarcCheck').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
     found: t.exposeBoolean('found', {
@@ -261,32 +206,6 @@ const DmarcCheck = builder.objectRef<DmarcCheckResult>('DmarcCheck').implement({
     warnings: t.exposeStringList('warnings'),
   }),
 });
-
-builder.queryField('dmarcChecker', (t) =>
-  t.field({
-    nullable: true,
-    type: DmarcCheck,
-    description:
-      'The DMARC policy of a domain (RFC 7489): the record at _dmarc.<domain>, else at the organisational domain, with its tags parsed (REST: dmarc-checker).',
-    args: { domain: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'dmarcChecker',
-      tool: 'dmarc-checker',
-      parse: (args: { domain: string }) => {
-        const domain = parseHostname('domain', args.domain);
-        if (domain.length + '_dmarc.'.length > 253) {
-          throw new InputError(
-            'domain',
-            `domain: _dmarc.${domain} would be longer than the 253 characters a DNS name may have`,
-          );
-        }
-        return domain;
-      },
-      run: (domain, checks) => runDmarcCheck(checks, domain),
-    }),
-  }),
-);
-
 /* ----------------------------------------------------------------- TLS-RPT */
 
 export const TlsRptCheck = builder.objectRef<TlsRptCheckResult>('TlsRptCheck').implement({
@@ -305,28 +224,3 @@ export const TlsRptCheck = builder.objectRef<TlsRptCheckResult>('TlsRptCheck').i
     errors: t.exposeStringList('errors'),
   }),
 });
-
-builder.queryField('tlsRpt', (t) =>
-  t.field({
-    nullable: true,
-    type: TlsRptCheck,
-    description:
-      'The SMTP TLS Reporting policy of a domain (RFC 8460): the TXT record at _smtp._tls.<domain> and its report URIs (REST: tls-rpt).',
-    args: { domain: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'tlsRpt',
-      tool: 'tls-rpt',
-      parse: (args: { domain: string }) => {
-        const domain = parseHostname('domain', args.domain);
-        if (tlsRptName(domain).length > 253) {
-          throw new InputError(
-            'domain',
-            `domain: ${tlsRptName(domain)} would be longer than the 253 characters a DNS name may have`,
-          );
-        }
-        return domain;
-      },
-      run: (domain, checks) => runTlsRptCheck(checks, domain),
-    }),
-  }),
-);

@@ -1,6 +1,6 @@
 /**
  * mailhealth-check: its checks' details, typed per check id through a union, on the shared
- * HealthCheck / HealthVerdict types of health.ts, and the query field.
+ * HealthCheck / HealthVerdict types of health.ts; the check is ../definitions/mailhealth-check.ts.
  */
 import type {
   BlacklistDetails,
@@ -18,17 +18,11 @@ import type {
   MxDetails,
   SpfDetails,
 } from '../../checks/health/mail-details.js';
-import { runMailHealth, type MailHealthCheck, type MailHealthResult } from '../../checks/health/mail-run.js';
+import type { MailHealthCheck, MailHealthResult } from '../../checks/health/mail-run.js';
 import type { TransportSkip } from '../../checks/health/mail-details.js';
-import {
-  BLACKLIST_LISTINGS_CRITICAL,
-  MAIL_PART_BOUND_MS,
-  SPF_LOOKUPS_NEAR_LIMIT,
-} from '../../checks/health/mail-rules.js';
+import { BLACKLIST_LISTINGS_CRITICAL, SPF_LOOKUPS_NEAR_LIMIT } from '../../checks/health/mail-rules.js';
 import type { MxHost } from '../../checks/dns/lookup-run.js';
-import { parseHostname } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 import { Bimi } from './bimi.js';
 import { Dane } from './dane.js';
 import { DnsRcode } from './dns.js';
@@ -37,7 +31,7 @@ import { MtaSts } from './mta-sts.js';
 import { SmtpStarttls } from './smtp.js';
 import { HealthCheckRef, HealthVerdictRef } from './health.js';
 
-const MailMxHost = builder.objectRef<MxHost>('MailMxHost').implement({
+export const MailMxHost = builder.objectRef<MxHost>('MailMxHost').implement({
   description: 'An MX host as mx-lookup reports it.',
   fields: (t) => ({
     priority: t.exposeInt('priority'),
@@ -52,7 +46,7 @@ const MailMxHost = builder.objectRef<MxHost>('MailMxHost').implement({
   }),
 });
 
-const MailMxDetails = builder.objectRef<MxDetails>('MailMxDetails').implement({
+export const MailMxDetails = builder.objectRef<MxDetails>('MailMxDetails').implement({
   description:
     'mx — critical: the domain does not exist (NXDOMAIN), or no MX host has an address; info: a null MX ("MX 0 .", RFC 7505: the domain takes no mail); ' +
     "warning: no MX record (senders fall back to the domain's address, RFC 5321 §5.1), some MX host without an address, or an MX address that is special-purpose (private, loopback…, RFC 6890); ok otherwise.",
@@ -69,7 +63,7 @@ const MailMxDetails = builder.objectRef<MxDetails>('MailMxDetails').implement({
   }),
 });
 
-const MailSpfDetails = builder.objectRef<SpfDetails>('MailSpfDetails').implement({
+export const MailSpfDetails = builder.objectRef<SpfDetails>('MailSpfDetails').implement({
   description:
     'spf, first rule that matches — critical: no SPF record (a null-MX domain: warning, publish "v=spf1 -all"), a permerror (several records, syntax, over 10 DNS-querying terms or 2 void lookups, an include without a record; RFC 7208), or "+all"; ' +
     `warning: a temperror (a DNS failure inside the include tree), "?all" or no "all" and no redirect=, ${SPF_LOOKUPS_NEAR_LIMIT} or more DNS-querying terms, or the ptr mechanism; info: any other remark of spf-checker; ok otherwise.`,
@@ -95,7 +89,7 @@ const MailSpfDetails = builder.objectRef<SpfDetails>('MailSpfDetails').implement
   }),
 });
 
-const MailDmarcDetails = builder.objectRef<DmarcDetails>('MailDmarcDetails').implement({
+export const MailDmarcDetails = builder.objectRef<DmarcDetails>('MailDmarcDetails').implement({
   description:
     'dmarc, first rule that matches — critical: several DMARC records (none applies) or an invalid one; warning: no record at _dmarc.<domain> nor at the organisational domain, ' +
     'or a null-MX domain whose policy is not reject; info: p=none (monitoring only), or pct under 100; ok: quarantine or reject.',
@@ -118,7 +112,7 @@ const MailDmarcDetails = builder.objectRef<DmarcDetails>('MailDmarcDetails').imp
   }),
 });
 
-const MailDkimFailure = builder.objectRef<DkimSelectorFailure>('MailDkimSelectorFailure').implement({
+export const MailDkimFailure = builder.objectRef<DkimSelectorFailure>('MailDkimSelectorFailure').implement({
   fields: (t) => ({
     selector: t.exposeString('selector'),
     reason: t.exposeString('reason', {
@@ -127,7 +121,7 @@ const MailDkimFailure = builder.objectRef<DkimSelectorFailure>('MailDkimSelector
   }),
 });
 
-const MailDkimDetails = builder.objectRef<DkimDetails>('MailDkimDetails').implement({
+export const MailDkimDetails = builder.objectRef<DkimDetails>('MailDkimDetails').implement({
   description:
     "dkim — selectors cannot be listed, so only the selectors checked can be found: dkim.selectors, then the defaults of the mail providers recognised in the MX hosts and in the domain's own SPF record. " +
     "ok: a usable key; info: a usable key with a remark (short RSA key, testing mode), or no key on a null-MX domain; warning: no key among the selectors checked (never critical), keys that cannot verify (revoked, errors), or a key with errors beside a usable one; error: every selector's question failed.",
@@ -148,7 +142,7 @@ const MailDkimDetails = builder.objectRef<DkimDetails>('MailDkimDetails').implem
   }),
 });
 
-const MailBlacklistResult = builder.objectRef<BlacklistResult>('MailBlacklistResult').implement({
+export const MailBlacklistResult = builder.objectRef<BlacklistResult>('MailBlacklistResult').implement({
   fields: (t) => ({
     ip: t.exposeString('ip'),
     listed: t.exposeBoolean('listed', { description: 'Listed on at least one list.' }),
@@ -163,7 +157,7 @@ const MailBlacklistResult = builder.objectRef<BlacklistResult>('MailBlacklistRes
   }),
 });
 
-const MailBlacklistSkip = builder.objectRef<BlacklistSkip>('MailBlacklistSkip').implement({
+export const MailBlacklistSkip = builder.objectRef<BlacklistSkip>('MailBlacklistSkip').implement({
   fields: (t) => ({
     target: t.exposeString('target', {
       description: 'An address, or an MX host whose addresses could not be resolved.',
@@ -172,7 +166,7 @@ const MailBlacklistSkip = builder.objectRef<BlacklistSkip>('MailBlacklistSkip').
   }),
 });
 
-const MailBlacklistDetails = builder.objectRef<BlacklistDetails>('MailBlacklistDetails').implement({
+export const MailBlacklistDetails = builder.objectRef<BlacklistDetails>('MailBlacklistDetails').implement({
   description:
     'blacklist — every IPv4 address of every MX host (with no MX record, of the domain itself), each asked once on every list of dnsbl.zones; IPv6 and special-purpose addresses are not asked about. ' +
     `critical: an address listed on ${BLACKLIST_LISTINGS_CRITICAL} list or more; info: a null MX, no IPv4 address to check, or nothing listed while some list gave no usable answer; ` +
@@ -195,7 +189,7 @@ const MailBlacklistDetails = builder.objectRef<BlacklistDetails>('MailBlacklistD
   }),
 });
 
-const MailTransportSkip = builder.objectRef<TransportSkip>('MailTransportSkip').implement({
+export const MailTransportSkip = builder.objectRef<TransportSkip>('MailTransportSkip').implement({
   fields: (t) => ({
     host: t.exposeString('host'),
     reason: t.exposeString('reason', {
@@ -204,7 +198,7 @@ const MailTransportSkip = builder.objectRef<TransportSkip>('MailTransportSkip').
   }),
 });
 
-const MailMtaStsDetails = builder.objectRef<MtaStsDetails>('MailMtaStsDetails').implement({
+export const MailMtaStsDetails = builder.objectRef<MtaStsDetails>('MailMtaStsDetails').implement({
   description:
     'mta-sts — warning: a policy that cannot be used (invalid: several records, a failed fetch, a bad certificate, a syntax error, an MX host not matched under enforce); info: no policy, mode none or testing; ok: enforce.',
   fields: (t) => ({
@@ -212,7 +206,7 @@ const MailMtaStsDetails = builder.objectRef<MtaStsDetails>('MailMtaStsDetails').
   }),
 });
 
-const MailBimiDetails = builder.objectRef<BimiDetails>('MailBimiDetails').implement({
+export const MailBimiDetails = builder.objectRef<BimiDetails>('MailBimiDetails').implement({
   description:
     'bimi (selector "default") — info: no record; warning: a record that cannot be used (bimi\'s errors say why); ok: valid.',
   fields: (t) => ({
@@ -220,7 +214,7 @@ const MailBimiDetails = builder.objectRef<BimiDetails>('MailBimiDetails').implem
   }),
 });
 
-const MailTlsRptDetails = builder.objectRef<TlsRptDetails>('MailTlsRptDetails').implement({
+export const MailTlsRptDetails = builder.objectRef<TlsRptDetails>('MailTlsRptDetails').implement({
   description:
     'tls-rpt — warning: a record that is not valid, or none while the domain uses MTA-STS or DANE (delivery failures go unreported, RFC 8460); info: no record; ok: a valid record.',
   fields: (t) => ({
@@ -228,7 +222,7 @@ const MailTlsRptDetails = builder.objectRef<TlsRptDetails>('MailTlsRptDetails').
   }),
 });
 
-const MailStarttlsDetails = builder.objectRef<StarttlsDetails>('MailStarttlsDetails').implement({
+export const MailStarttlsDetails = builder.objectRef<StarttlsDetails>('MailStarttlsDetails').implement({
   description:
     'starttls — each MX host (first address, at most 5 by priority) as smtp-starttls reports it. info: null MX or no MX host; error: no host could be reached (port 25 may be blocked on the way out of this service); ' +
     'critical: a host without STARTTLS (mail to it travels in clear text); warning: STARTTLS failing, a certificate problem, or some hosts not tested; ok otherwise.',
@@ -243,7 +237,7 @@ const MailStarttlsDetails = builder.objectRef<StarttlsDetails>('MailStarttlsDeta
   }),
 });
 
-const MailDaneDetails = builder.objectRef<DaneDetails>('MailDaneDetails').implement({
+export const MailDaneDetails = builder.objectRef<DaneDetails>('MailDaneDetails').implement({
   description:
     'dane — each MX host (at most 5 by priority) as dane reports it, on port 25 and the STARTTLS session starttls used. critical: a TLSA mismatch or bogus TLSA records (DANE senders will not deliver); ' +
     'warning: records unusable for SMTP, or no chain to match; info: no TLSA records, or records not DNSSEC-signed (DANE not in use); ok: every host with TLSA records validates.',
@@ -258,7 +252,7 @@ const MailDaneDetails = builder.objectRef<DaneDetails>('MailDaneDetails').implem
   }),
 });
 
-const DETAILS_TYPE_OF = {
+export const DETAILS_TYPE_OF = {
   mx: MailMxDetails,
   spf: MailSpfDetails,
   dmarc: MailDmarcDetails,
@@ -272,9 +266,9 @@ const DETAILS_TYPE_OF = {
 } as const;
 
 /** Which check a details object belongs to, recorded as the `details` field hands it out (union resolution). */
-const detailsOwner = new WeakMap<object, MailCheckId>();
+export const detailsOwner = new WeakMap<object, MailCheckId>();
 
-const MailCheckDetails = builder.unionType('MailCheckDetails', {
+export const MailCheckDetails = builder.unionType('MailCheckDetails', {
   description:
     "A mail check's details: the type follows the check's id (MailMxDetails for mx, …; the transport parts hold their single check's data under its name, e.g. MailTlsRptDetails.tlsRpt). A check that could not run has every field null.",
   types: Object.values(DETAILS_TYPE_OF),
@@ -285,7 +279,7 @@ const MailCheckDetails = builder.unionType('MailCheckDetails', {
   },
 });
 
-const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').implement({
+export const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').implement({
   description:
     'One check of mailhealth-check. id, in this order: mx, spf, dmarc, dkim, blacklist, then the mail transport parts mta-sts, tls-rpt, starttls, dane, bimi; each details type states its rule.',
   interfaces: [HealthCheckRef],
@@ -300,28 +294,10 @@ const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').implement({
   }),
 });
 
-const MailHealthCheckRef = builder.objectRef<MailHealthResult>('MailHealthCheck').implement({
+export const MailHealthCheckRef = builder.objectRef<MailHealthResult>('MailHealthCheck').implement({
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'The domain checked (lower-case A-label).' }),
     verdict: t.field({ type: HealthVerdictRef, resolve: (r) => r.verdict }),
     checks: t.field({ type: [MailCheckRef], resolve: (r) => r.checks }),
   }),
 });
-
-builder.queryField('mailhealthCheck', (t) =>
-  t.field({
-    nullable: true,
-    type: MailHealthCheckRef,
-    description:
-      'MX, SPF, DMARC, DKIM and blacklist checks of a domain, and how mail to it travels (MTA-STS, TLS reporting, STARTTLS and DANE of each MX host) and its BIMI logo, in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). ' +
-      `The parts run concurrently and share the single checks' DNS questions, each asked once; a part that fails, or is still running ${MAIL_PART_BOUND_MS / 1000} s after the start, is that check's error and the others still report.`,
-    args: { domain: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'mailhealthCheck',
-      tool: 'mailhealth-check',
-      composite: true,
-      parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-      run: (domain, checks) => runMailHealth(checks, domain),
-    }),
-  }),
-);

@@ -1,13 +1,8 @@
-/** mta-sts: object types and the query field (mail-transport.md). */
+/** mta-sts: its object types (mail-transport.md); the check is ../definitions/mta-sts.ts. */
 import type { MtaStsFetch, MtaStsPolicy, MtaStsResult, MxMatch } from '../../checks/mail/mta-sts.js';
-import { mtaStsName, policyHost } from '../../checks/mail/mta-sts.js';
-import { runMtaStsCheck } from '../../checks/mail/mta-sts-run.js';
-import { InputError } from '../../errors.js';
-import { parseHostname } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 
-const MtaStsPolicyRef = builder.objectRef<MtaStsPolicy>('MtaStsPolicy').implement({
+export const MtaStsPolicyRef = builder.objectRef<MtaStsPolicy>('MtaStsPolicy').implement({
   description: 'The policy file (RFC 8461 §3.2), when it is complete and valid.',
   fields: (t) => ({
     version: t.exposeString('version', { description: '"STSv1".' }),
@@ -17,7 +12,7 @@ const MtaStsPolicyRef = builder.objectRef<MtaStsPolicy>('MtaStsPolicy').implemen
   }),
 });
 
-const MtaStsFetchRef = builder.objectRef<MtaStsFetch>('MtaStsFetch').implement({
+export const MtaStsFetchRef = builder.objectRef<MtaStsFetch>('MtaStsFetch').implement({
   fields: (t) => ({
     status: t.exposeInt('status', {
       nullable: true,
@@ -31,7 +26,7 @@ const MtaStsFetchRef = builder.objectRef<MtaStsFetch>('MtaStsFetch').implement({
   }),
 });
 
-const MxMatchRef = builder.objectRef<MxMatch>('MtaStsMxMatch').implement({
+export const MxMatchRef = builder.objectRef<MxMatch>('MtaStsMxMatch').implement({
   fields: (t) => ({
     exchange: t.exposeString('exchange', { description: 'An MX host of the domain.' }),
     matches: t.exposeBoolean('matches', {
@@ -76,28 +71,3 @@ export const MtaSts = builder.objectRef<MtaStsResult>('MtaSts').implement({
     }),
   }),
 });
-
-builder.queryField('mtaSts', (t) =>
-  t.field({
-    nullable: true,
-    type: MtaSts,
-    description:
-      'The MTA-STS policy of a domain (RFC 8461; REST: mta-sts): the TXT record at _mta-sts.<domain>, the policy fetched from https://mta-sts.<domain>/.well-known/mta-sts.txt through the target guard (redirects not followed, certificate checked, at most 64 KiB), and its mx patterns against the MX hosts. A missing or unusable policy is a status, not an error.',
-    args: { domain: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'mtaSts',
-      tool: 'mta-sts',
-      parse: (args: { domain: string }) => {
-        const domain = parseHostname('domain', args.domain);
-        for (const name of [mtaStsName(domain), policyHost(domain)])
-          if (name.length > 253)
-            throw new InputError(
-              'domain',
-              `domain: ${name} would be longer than the 253 characters a DNS name may have`,
-            );
-        return domain;
-      },
-      run: (domain, checks) => runMtaStsCheck(checks, domain),
-    }),
-  }),
-);

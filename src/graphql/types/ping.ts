@@ -1,11 +1,8 @@
-/** ping: object type and query field. */
+/** ping: its object types; the check is ../definitions/ping.ts. */
 import type { PingData } from '../../checks/ping/result.js';
-import { runPingCheck } from '../../checks/ping/run.js';
-import { parseHostOrIp } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 
-const PingStatus = builder.enumType('PingStatus', {
+export const PingStatus = builder.enumType('PingStatus', {
   description: 'Whether the host answered ICMP echo.',
   values: {
     Online: { description: 'At least one echo reply arrived.' },
@@ -15,7 +12,7 @@ const PingStatus = builder.enumType('PingStatus', {
   } as const,
 });
 
-const Ping = builder.objectRef<PingData>('Ping').implement({
+export const Ping = builder.objectRef<PingData>('Ping').implement({
   fields: (t) => ({
     host: t.exposeString('host', {
       description:
@@ -48,19 +45,3 @@ const Ping = builder.objectRef<PingData>('Ping').implement({
     text: t.exposeString('text', { description: 'The ping transcript (iputils, numeric output).' }),
   }),
 });
-
-builder.queryField('ping', (t) =>
-  t.field({
-    nullable: true,
-    type: Ping,
-    description:
-      'ICMP echo to a host: round-trip times and packet loss, with ping.count packets within ping.timeoutMs (REST: ping). No reply is status Offline, not an error. Private and internal addresses are refused.',
-    args: { host: t.arg.string({ required: true, description: 'Hostname or IP address.' }) },
-    resolve: defineCheck({
-      field: 'ping',
-      tool: 'ping',
-      parse: (args: { host: string }) => parseHostOrIp('host', args.host),
-      run: (host, checks) => runPingCheck(checks, host),
-    }),
-  }),
-);

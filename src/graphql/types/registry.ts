@@ -1,15 +1,12 @@
-/** whois and abuse-contact-lookup: object types and their query fields. */
+/** whois and abuse-contact-lookup: object types (the checks themselves are in ../definitions/). */
 import {
   registrationQuery,
-  runAbuseContactLookup,
-  runWhois,
   type AbuseContactResult,
   type RegistrationQuery,
   type WhoisResult,
 } from '../../checks/registry/run.js';
 import { parseHostname } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 
 export const RegistrySource = builder.enumType('RegistrySource', {
   description:
@@ -17,10 +14,11 @@ export const RegistrySource = builder.enumType('RegistrySource', {
   values: ['RDAP', 'WHOIS'] as const,
 });
 
-const MATCHED_DOMAIN = 'The registrable domain the registries were asked about (www.example.co.uk → example.co.uk).';
-const REGISTRAR = 'The sponsoring registrar\'s name; "" when the answer names none.';
+export const MATCHED_DOMAIN =
+  'The registrable domain the registries were asked about (www.example.co.uk → example.co.uk).';
+export const REGISTRAR = 'The sponsoring registrar\'s name; "" when the answer names none.';
 
-const Whois = builder.objectRef<WhoisResult>('Whois').implement({
+export const Whois = builder.objectRef<WhoisResult>('Whois').implement({
   description: 'Registration data of a domain (RDAP first, WHOIS otherwise).',
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'The name asked about, in A-labels.' }),
@@ -63,7 +61,7 @@ const Whois = builder.objectRef<WhoisResult>('Whois').implement({
   }),
 });
 
-const AbuseContact = builder.objectRef<AbuseContactResult>('AbuseContact').implement({
+export const AbuseContact = builder.objectRef<AbuseContactResult>('AbuseContact').implement({
   description:
     "The sponsoring registrar's abuse contact (ICANN RAA 2013 §3.18): RDAP's abuse entity of the registrar, or WHOIS's Registrar Abuse Contact Email/Phone.",
   fields: (t) => ({
@@ -85,37 +83,5 @@ const AbuseContact = builder.objectRef<AbuseContactResult>('AbuseContact').imple
   }),
 });
 
-const parseDomain = (args: { domain: string }): RegistrationQuery =>
+export const parseDomain = (args: { domain: string }): RegistrationQuery =>
   registrationQuery('domain', parseHostname('domain', args.domain));
-
-builder.queryField('whois', (t) =>
-  t.field({
-    nullable: true,
-    type: Whois,
-    description:
-      'Registration data of the registrable domain of a name (REST: whois): RDAP first, WHOIS with referrals otherwise. A public suffix ("co.uk") is an input error.',
-    args: { domain: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'whois',
-      tool: 'whois',
-      parse: parseDomain,
-      run: (query, checks) => runWhois(checks, query),
-    }),
-  }),
-);
-
-builder.queryField('abuseContactLookup', (t) =>
-  t.field({
-    nullable: true,
-    type: AbuseContact,
-    description:
-      "The registrar's abuse email and phone for the registrable domain of a name (REST: abuse-contact-lookup), from the same look-up as whois (shared within a request).",
-    args: { domain: t.arg.string({ required: true }) },
-    resolve: defineCheck({
-      field: 'abuseContactLookup',
-      tool: 'abuse-contact-lookup',
-      parse: parseDomain,
-      run: (query, checks) => runAbuseContactLookup(checks, query),
-    }),
-  }),
-);

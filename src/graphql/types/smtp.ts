@@ -1,16 +1,14 @@
-/** smtp-starttls: object types and the query field (mail-transport.md). */
-import { SMTP_PORT, runSmtpStarttls } from '../../checks/mail/starttls-run.js';
+/** smtp-starttls: its object types (mail-transport.md); the check is ../definitions/smtp-starttls.ts. */
 import type { SmtpStarttlsResult, StarttlsCertificate, StarttlsTls } from '../../checks/mail/starttls.js';
-import { parseHostOrIp, parsePort } from '../../validation.js';
+import { parsePort } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 
 /** An optional GraphQL Int port under the REST `port` rules, with the same messages; null gives `fallback`. */
 export function optionalPortArgument(parameter: string, value: number | null | undefined, fallback: number): number {
   return value == null ? fallback : parsePort(parameter, String(value));
 }
 
-const StarttlsCertificateRef = builder.objectRef<StarttlsCertificate>('StarttlsCertificate').implement({
+export const StarttlsCertificateRef = builder.objectRef<StarttlsCertificate>('StarttlsCertificate').implement({
   description: 'The certificate the MX presented after STARTTLS, judged for the host name as ssl-checker judges one.',
   fields: (t) => ({
     subject: t.exposeString('subject', { nullable: true, description: "The leaf's CN, or its O when it has no CN." }),
@@ -24,7 +22,7 @@ const StarttlsCertificateRef = builder.objectRef<StarttlsCertificate>('StarttlsC
   }),
 });
 
-const StarttlsTlsRef = builder.objectRef<StarttlsTls>('StarttlsTls').implement({
+export const StarttlsTlsRef = builder.objectRef<StarttlsTls>('StarttlsTls').implement({
   description: 'The TLS session STARTTLS led to.',
   fields: (t) => ({
     version: t.exposeString('version', { description: 'e.g. "TLSv1.3".' }),
@@ -59,25 +57,3 @@ export const SmtpStarttls = builder.objectRef<SmtpStarttlsResult>('SmtpStarttls'
     responseTimeMs: t.exposeFloat('responseTimeMs', { description: 'The whole session, connect to handshake.' }),
   }),
 });
-
-builder.queryField('smtpStarttls', (t) =>
-  t.field({
-    nullable: true,
-    type: SmtpStarttls,
-    description:
-      'Whether a mail server offers STARTTLS and with what certificate (REST: smtp-starttls). Connects to the first address of the host (port 25 unless told otherwise), reads the greeting, sends EHLO and STARTTLS, completes a TLS handshake with SNI = host, and closes: no mail is sent. Every outcome is a result (status); private and internal addresses are refused.',
-    args: {
-      host: t.arg.string({ required: true, description: 'MX host name or IP address.' }),
-      port: t.arg.int({ description: 'TCP port, 1–65535; default 25 (587 for submission).' }),
-    },
-    resolve: defineCheck({
-      field: 'smtpStarttls',
-      tool: 'smtp-starttls',
-      parse: (args: { host: string; port?: number | null }) => ({
-        host: parseHostOrIp('host', args.host),
-        port: optionalPortArgument('port', args.port, SMTP_PORT),
-      }),
-      run: (input, checks) => runSmtpStarttls(checks, input),
-    }),
-  }),
-);

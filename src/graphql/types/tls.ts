@@ -1,35 +1,25 @@
-/** ssl-checker, tls-configuration and port-checker: object types and their query fields. */
+/** ssl-checker, tls-configuration and port-checker: object types (the checks themselves are in ../definitions/). */
 import type { ChainEntry, TlsCertificateBlock } from '../../checks/tls/certificate.js';
 import type { TlsFamilyEntry, TlsNegotiated, TlsSni, TlsTiming } from '../../checks/tls/configuration.js';
 import type { ProtocolVerdict } from '../../probes/tls/protocols.js';
-import {
-  HTTPS_PORT,
-  runPortChecker,
-  runSslChecker,
-  runTlsConfiguration,
-  type PortCheckerResult,
-  type SslCheckerResult,
-  type TlsConfigurationResult,
-} from '../../checks/tls/run.js';
-import { InputError } from '../../errors.js';
-import { parseDomainOrUrl, parseHostname, parseHostOrIp, parsePort } from '../../validation.js';
+import type { PortCheckerResult, SslCheckerResult, TlsConfigurationResult } from '../../checks/tls/run.js';
+import { parsePort } from '../../validation.js';
 import { builder } from '../builder.js';
-import { defineCheck } from '../checks.js';
 
 /** A GraphQL Int port under the REST `port` rules (decisions §6: 1–65535), with the same messages. */
-function portArgument(parameter: string, value: number): number {
+export function portArgument(parameter: string, value: number): number {
   return parsePort(parameter, String(value));
 }
 
 /* ------------------------------------------------------------ ssl-checker */
 
-const SSL_STATUS_RULES =
+export const SSL_STATUS_RULES =
   'One of, the first that applies: "expired" (the leaf\'s notAfter is past, or the verified chain holds an expired certificate); ' +
   '"not-yet-valid" (the leaf\'s notBefore is in the future); "hostname-mismatch" (the certificate is not issued for the domain, ' +
   'RFC 6125 rules: wildcard in the left-most label only, CN only without DNS SANs); "untrusted" (the chain does not lead to a ' +
   'root of the service\'s trust store: self-signed, missing intermediate, unknown CA); "valid" (none of these).';
 
-const SslChainEntry = builder.objectRef<ChainEntry>('SslChainEntry').implement({
+export const SslChainEntry = builder.objectRef<ChainEntry>('SslChainEntry').implement({
   description:
     'One certificate of the chain, as presented (completed with the trust-store root when the chain leads to one).',
   fields: (t) => ({
@@ -43,7 +33,7 @@ const SslChainEntry = builder.objectRef<ChainEntry>('SslChainEntry').implement({
   }),
 });
 
-const SslChecker = builder.objectRef<SslCheckerResult>('SslChecker').implement({
+export const SslChecker = builder.objectRef<SslCheckerResult>('SslChecker').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
     status: t.exposeString('status', { description: SSL_STATUS_RULES }),
@@ -75,39 +65,14 @@ const SslChecker = builder.objectRef<SslCheckerResult>('SslChecker').implement({
     }),
   }),
 });
-
-builder.queryField('sslChecker', (t) =>
-  t.field({
-    nullable: true,
-    type: SslChecker,
-    description:
-      'The certificate a server presents for `domain` (TLS with SNI, REST: ssl-checker, port 443). A certificate problem is a status, not an error; a failed handshake is a 502 (504 when it times out). Private and internal addresses are refused.',
-    args: {
-      domain: t.arg.string({ required: true }),
-      port: t.arg.int({
-        description: 'TCP port, 1–65535; default 443 (e.g. 8443, 993, 995 for TLS on other services).',
-      }),
-    },
-    resolve: defineCheck({
-      field: 'sslChecker',
-      tool: 'ssl-checker',
-      parse: (args: { domain: string; port?: number | null }) => ({
-        domain: parseHostname('domain', args.domain),
-        port: args.port == null ? HTTPS_PORT : portArgument('port', args.port),
-      }),
-      run: (input, checks) => runSslChecker(checks, input),
-    }),
-  }),
-);
-
 /* ------------------------------------------------------ tls-configuration */
 
-const TlsFamilyStatus = builder.enumType('TlsFamilyStatus', {
+export const TlsFamilyStatus = builder.enumType('TlsFamilyStatus', {
   description: "ok: the handshake over this family completed; error: it did not (the entry's error says why).",
   values: ['ok', 'error'] as const,
 });
 
-const TlsFamily = builder.objectRef<TlsFamilyEntry>('TlsFamily').implement({
+export const TlsFamily = builder.objectRef<TlsFamilyEntry>('TlsFamily').implement({
   description:
     'The main handshake over one IP family (the first address of that family). The other fields are null when status is error.',
   fields: (t) => ({
@@ -129,7 +94,7 @@ const TlsFamily = builder.objectRef<TlsFamilyEntry>('TlsFamily').implement({
   }),
 });
 
-const TlsProtocolVerdict = builder.objectRef<ProtocolVerdict>('TlsProtocolVerdict').implement({
+export const TlsProtocolVerdict = builder.objectRef<ProtocolVerdict>('TlsProtocolVerdict').implement({
   description: 'The outcome of a handshake pinned to one version (minimum = maximum = that version).',
   fields: (t) => ({
     version: t.exposeString('version', { description: 'TLSv1.3, TLSv1.2, TLSv1.1 or TLSv1.' }),
@@ -140,7 +105,7 @@ const TlsProtocolVerdict = builder.objectRef<ProtocolVerdict>('TlsProtocolVerdic
   }),
 });
 
-const TlsNegotiatedRef = builder.objectRef<TlsNegotiated>('TlsNegotiated').implement({
+export const TlsNegotiatedRef = builder.objectRef<TlsNegotiated>('TlsNegotiated').implement({
   description: 'What the main handshake (default version range, SNI, ALPN offering h2 and http/1.1) settled on.',
   fields: (t) => ({
     version: t.exposeString('version'),
@@ -153,7 +118,7 @@ const TlsNegotiatedRef = builder.objectRef<TlsNegotiated>('TlsNegotiated').imple
   }),
 });
 
-const TlsSniRef = builder.objectRef<TlsSni>('TlsSni').implement({
+export const TlsSniRef = builder.objectRef<TlsSni>('TlsSni').implement({
   fields: (t) => ({
     sent: t.exposeBoolean('sent', {
       description: 'Whether the main handshake carried SNI (always, as domain is a name).',
@@ -165,7 +130,7 @@ const TlsSniRef = builder.objectRef<TlsSni>('TlsSni').implement({
   }),
 });
 
-const TlsCertificate = builder.objectRef<TlsCertificateBlock>('TlsCertificate').implement({
+export const TlsCertificate = builder.objectRef<TlsCertificateBlock>('TlsCertificate').implement({
   fields: (t) => ({
     ok: t.exposeBoolean('ok', {
       description: 'True exactly when ssl-checker would say "valid": in its dates, issued for the domain, trusted.',
@@ -190,7 +155,7 @@ const TlsCertificate = builder.objectRef<TlsCertificateBlock>('TlsCertificate').
   }),
 });
 
-const TlsTimingRef = builder.objectRef<TlsTiming>('TlsTiming').implement({
+export const TlsTimingRef = builder.objectRef<TlsTiming>('TlsTiming').implement({
   description: 'Of the main handshake, in milliseconds.',
   fields: (t) => ({
     tcpMs: t.exposeFloat('tcpMs', { description: 'TCP connect.' }),
@@ -199,7 +164,7 @@ const TlsTimingRef = builder.objectRef<TlsTiming>('TlsTiming').implement({
   }),
 });
 
-const TlsConfiguration = builder.objectRef<TlsConfigurationResult>('TlsConfiguration').implement({
+export const TlsConfiguration = builder.objectRef<TlsConfigurationResult>('TlsConfiguration').implement({
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'The hostname (a URL is reduced to its host).' }),
     ip: t.exposeString('ip', {
@@ -241,54 +206,15 @@ const TlsConfiguration = builder.objectRef<TlsConfigurationResult>('TlsConfigura
     }),
   }),
 });
-
-builder.queryField('tlsConfiguration', (t) =>
-  t.field({
-    nullable: true,
-    type: TlsConfiguration,
-    description:
-      'TLS set-up of a domain (REST: tls-configuration): versions supported, negotiated parameters, SNI, certificate, timing, and each IP family, from handshakes run in parallel. `domain` is a hostname or an https URL (reduced to its host; an explicit port in the URL is the port tested). Handshake failures are findings inside the result; private and internal addresses are refused.',
-    args: {
-      domain: t.arg.string({ required: true }),
-      port: t.arg.int({
-        description: "TCP port, 1–65535; default the URL's port, else 443. Must agree with a port given in the URL.",
-      }),
-    },
-    resolve: defineCheck({
-      field: 'tlsConfiguration',
-      tool: 'tls-configuration',
-      parse: (args: { domain: string; port?: number | null }) => {
-        const { hostname, url } = parseDomainOrUrl('domain', args.domain);
-        if (url !== null && url.protocol !== 'https:') {
-          throw new InputError(
-            'domain',
-            `domain: ${url.protocol.slice(0, -1)} URLs are not accepted here; give a hostname or an https:// URL`,
-          );
-        }
-        const urlPort = url !== null && url.port !== '' ? Number(url.port) : null;
-        const argPort = args.port == null ? null : portArgument('port', args.port);
-        if (urlPort !== null && argPort !== null && urlPort !== argPort) {
-          throw new InputError(
-            'port',
-            `port: ${argPort} differs from the port of the URL in domain (${urlPort}); give one or make them agree`,
-          );
-        }
-        return { domain: hostname, port: argPort ?? urlPort ?? HTTPS_PORT };
-      },
-      run: (input, checks) => runTlsConfiguration(checks, input),
-    }),
-  }),
-);
-
 /* ----------------------------------------------------------- port-checker */
 
-const PortStatus = builder.enumType('PortStatus', {
+export const PortStatus = builder.enumType('PortStatus', {
   description:
     'open: the TCP handshake completed (nothing is sent, the connection is closed at once). closed: the host refused it (RST). filtered: no answer within the connect bound (5 s), or an ICMP unreachable came back (a firewall in the way).',
   values: ['open', 'closed', 'filtered'] as const,
 });
 
-const PortChecker = builder.objectRef<PortCheckerResult>('PortChecker').implement({
+export const PortChecker = builder.objectRef<PortCheckerResult>('PortChecker').implement({
   fields: (t) => ({
     host: t.exposeString('host', {
       description: 'The host as checked: a lower-case hostname or a canonical IP address.',
@@ -307,25 +233,3 @@ const PortChecker = builder.objectRef<PortCheckerResult>('PortChecker').implemen
     }),
   }),
 });
-
-builder.queryField('portChecker', (t) =>
-  t.field({
-    nullable: true,
-    type: PortChecker,
-    description:
-      'Whether a TCP port of a host accepts connections from this service (REST: port-checker). A closed or filtered port is a result; private and internal addresses are refused.',
-    args: {
-      host: t.arg.string({ required: true, description: 'Hostname or IP address.' }),
-      port: t.arg.int({ required: true, description: '1–65535.' }),
-    },
-    resolve: defineCheck({
-      field: 'portChecker',
-      tool: 'port-checker',
-      parse: (args: { host: string; port: number }) => ({
-        host: parseHostOrIp('host', args.host),
-        port: portArgument('port', args.port),
-      }),
-      run: (input, checks) => runPortChecker(checks, input),
-    }),
-  }),
-);

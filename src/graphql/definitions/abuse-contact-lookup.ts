@@ -1,0 +1,17 @@
+/** The abuse-contact-lookup check: the Query field abuseContactLookup and GET /api/v1/abuse-contact-lookup. */
+import { runAbuseContactLookup } from '../../checks/registry/run.js';
+import { defineCheck } from '../checks.js';
+import { AbuseContact, parseDomain } from '../types/registry.js';
+
+defineCheck({
+  field: 'abuseContactLookup',
+  tool: 'abuse-contact-lookup',
+  family: 'Registry',
+  type: AbuseContact,
+  description:
+    "The registrar's abuse email and phone for the registrable domain of a name (REST: abuse-contact-lookup), from the same look-up as whois (shared within a request).",
+  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  rest: { domain: 'required' },
+  parse: parseDomain,
+  run: (query, checks) => runAbuseContactLookup(checks, query),
+});

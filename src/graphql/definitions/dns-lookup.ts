@@ -1,0 +1,21 @@
+/** The dns-lookup check: the Query field dnsLookup and GET /api/v1/dns-lookup. */
+import { runDnsLookup } from '../../checks/dns/lookup-run.js';
+import { parseHostname } from '../../validation.js';
+import { defineCheck } from '../checks.js';
+import { DnsLookup } from '../types/dns.js';
+
+defineCheck({
+  field: 'dnsLookup',
+  tool: 'dns-lookup',
+  family: 'DNS',
+  type: DnsLookup,
+  description:
+    'A, AAAA, MX, TXT, CNAME, NS and SOA of a name, asked in parallel (REST: dns-lookup). `resolver` is one of the public resolvers\' IPs or "system" (default); an unknown value falls back to system and `resolver.note` says so.',
+  args: (arg) => ({ domain: arg.string({ required: true }), resolver: arg.string() }),
+  rest: { domain: 'required', resolver: 'optional' },
+  parse: (args: { domain: string; resolver?: string | null }) => ({
+    domain: parseHostname('domain', args.domain),
+    resolver: args.resolver?.trim() || null,
+  }),
+  run: ({ domain, resolver }, checks) => runDnsLookup(checks, domain, resolver),
+});

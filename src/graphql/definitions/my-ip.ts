@@ -1,0 +1,15 @@
+/** The my-ip check: the Query field myIp and GET /api/v1/my-ip. */
+import { defineCheck } from '../checks.js';
+import { MyIp, callerAddress } from '../types/my-ip.js';
+
+defineCheck({
+  field: 'myIp',
+  tool: 'my-ip',
+  family: 'IP',
+  type: MyIp,
+  description:
+    'The public source address of this connection (REST: my-ip). Forwarding headers are ignored unless the peer is a trusted front-end proxy (server.trustedProxies). A missing, malformed or private address is an input error.',
+  rest: {},
+  parse: callerAddress,
+  answer: (address) => address,
+});

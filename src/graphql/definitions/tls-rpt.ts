@@ -1,0 +1,29 @@
+/** The tls-rpt check: the Query field tlsRpt and GET /api/v1/tls-rpt. */
+import { runTlsRptCheck } from '../../checks/mail/auth-run.js';
+import { tlsRptName } from '../../checks/mail/tls-rpt.js';
+import { InputError } from '../../errors.js';
+import { parseHostname } from '../../validation.js';
+import { defineCheck } from '../checks.js';
+import { TlsRptCheck } from '../types/mail.js';
+
+defineCheck({
+  field: 'tlsRpt',
+  tool: 'tls-rpt',
+  family: 'Mail transport',
+  type: TlsRptCheck,
+  description:
+    'The SMTP TLS Reporting policy of a domain (RFC 8460): the TXT record at _smtp._tls.<domain> and its report URIs (REST: tls-rpt).',
+  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  rest: { domain: 'required' },
+  parse: (args: { domain: string }) => {
+    const domain = parseHostname('domain', args.domain);
+    if (tlsRptName(domain).length > 253) {
+      throw new InputError(
+        'domain',
+        `domain: ${tlsRptName(domain)} would be longer than the 253 characters a DNS name may have`,
+      );
+    }
+    return domain;
+  },
+  run: (domain, checks) => runTlsRptCheck(checks, domain),
+});

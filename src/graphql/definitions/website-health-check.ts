@@ -1,0 +1,23 @@
+/** The website-health-check check: the Query field websiteHealthCheck and GET /api/v1/website-health-check. */
+import { runWebsiteHealth } from '../../checks/health/website-run.js';
+import { parseDomainOrUrl } from '../../validation.js';
+import { defineCheck } from '../checks.js';
+import { WebsiteHealthCheckRef } from '../types/health.js';
+
+defineCheck({
+  field: 'websiteHealthCheck',
+  tool: 'website-health-check',
+  family: 'Composite',
+  composite: true,
+  type: WebsiteHealthCheckRef,
+  description:
+    'DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression and web ports of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). ' +
+    "The parts run concurrently and share the single checks' questions (one fetch, one handshake). A part that fails is that check's error; a refused target is a 400.",
+  args: (arg) => ({ target: arg.string({ required: true, description: 'A domain, or an http(s) URL.' }) }),
+  rest: { target: 'required' },
+  parse: (args: { target: string }) => {
+    const { hostname, url } = parseDomainOrUrl('target', args.target);
+    return { hostname: hostname.replace(/\.$/, ''), url };
+  },
+  run: (target, checks) => runWebsiteHealth(checks, target),
+});

@@ -1,0 +1,15 @@
+/** The what-is-my-ip check: the Query field whatIsMyIp and GET /api/v1/what-is-my-ip. */
+import { defineCheck } from '../checks.js';
+import { callerAddress } from '../types/my-ip.js';
+import { WhatIsMyIp } from '../types/ip.js';
+
+defineCheck({
+  field: 'whatIsMyIp',
+  tool: 'what-is-my-ip',
+  family: 'IP',
+  type: WhatIsMyIp,
+  description: "The caller's public address (as my-ip) with its AS, AS name and country (REST: what-is-my-ip).",
+  rest: {},
+  parse: callerAddress,
+  run: (address, checks) => checks.ipFacts(address.ip),
+});

@@ -1,0 +1,17 @@
+/** The whois check: the Query field whois and GET /api/v1/whois. */
+import { runWhois } from '../../checks/registry/run.js';
+import { defineCheck } from '../checks.js';
+import { Whois, parseDomain } from '../types/registry.js';
+
+defineCheck({
+  field: 'whois',
+  tool: 'whois',
+  family: 'Registry',
+  type: Whois,
+  description:
+    'Registration data of the registrable domain of a name (REST: whois): RDAP first, WHOIS with referrals otherwise. A public suffix ("co.uk") is an input error.',
+  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  rest: { domain: 'required' },
+  parse: parseDomain,
+  run: (query, checks) => runWhois(checks, query),
+});
