@@ -5,7 +5,7 @@
  * tool, status, duration, key id).
  * Tests call `app.fetch(request, { peerAddress })` without opening a port.
  */
-import { redactedPath, authenticate } from './platform/auth.js';
+import { redactedPath, authenticate, type AuthOutcome } from './platform/auth.js';
 import type { Services } from './services.js';
 import type { ServerContext } from './graphql/context.js';
 import { createNetdiagYoga } from './graphql/yoga.js';
@@ -78,10 +78,12 @@ export function createApp(services: Services): App {
     }
   }
 
+  /** `auth`: the key's outcome, asked once per request (null for the paths that take no key) */
   async function route(
     request: Request,
     url: URL,
     server: ServerContext,
+    auth: AuthOutcome | null,
   ): Promise<{ response: Response; tool: string; shed?: ShedReason }> {
     if (url.pathname === '/healthz') {
       return { tool: 'healthz', response: livenessResponse() };
@@ -101,19 +103,19 @@ export function createApp(services: Services): App {
     if (url.pathname === '/graphql') {
       // With a valid key the operation is priced in credits; without one (introspection, GraphiQL's
       // page) it spends the client address's unkeyed budget.
-      const auth = authenticate(request, url, services.keyring);
-      if (!auth.ok) {
+      const key = auth ?? authenticate(request, url, services.keyring);
+      if (!key.ok) {
         const refused = await unkeyed(request, 'graphql', server.peerAddress);
         if (refused) return { tool: 'graphql', response: refused };
       }
-      return admitted('graphql', auth.ok ? auth.identity.id : null, async () => {
+      return admitted('graphql', key.ok ? key.identity.id : null, async () => {
         const declared = Number(request.headers.get('content-length') ?? 0);
         const bounded =
           declared > MAX_OPERATION_BODY_BYTES
             ? tooLarge(MAX_OPERATION_BODY_BYTES)
             : await boundedRequest(request, MAX_OPERATION_BODY_BYTES);
         if (bounded instanceof Response) return bounded;
-        return yoga.fetch(bounded, server);
+        return yoga.fetch(bounded, { peerAddress: server.peerAddress, auth: key, responseHeaders: {} });
       });
     }
     if (url.pathname === OPENAPI_PATH) {
@@ -145,11 +147,11 @@ export function createApp(services: Services): App {
     if (url.pathname.startsWith(REST_PREFIX)) {
       const tool = toolOf(url.pathname);
       // Unknown paths and wrong methods are refused by the shim at once; a check waits for admission.
+      const key = auth ?? authenticate(request, url, services.keyring);
       if (!restRouteFor(url.pathname) || (request.method !== 'GET' && request.method !== 'HEAD')) {
-        return { tool, response: await rest(request, url, server.peerAddress) };
+        return { tool, response: await rest(request, url, server.peerAddress, key) };
       }
-      const auth = authenticate(request, url, services.keyring);
-      return admitted(tool, auth.ok ? auth.identity.id : null, () => rest(request, url, server.peerAddress));
+      return admitted(tool, key.ok ? key.identity.id : null, () => rest(request, url, server.peerAddress, key));
     }
     return {
       tool: 'none',
@@ -168,8 +170,13 @@ export function createApp(services: Services): App {
       let status = 500;
       let reason: string | undefined;
       let shed: ShedReason | undefined;
+      let auth: AuthOutcome | null = null;
       try {
-        const out = await route(request, url, server);
+        // The key is verified once, here, and its outcome passed down to the REST shim, the GraphQL
+        // context and the log line below. Liveness, readiness and metrics never read a key.
+        if (url.pathname !== '/healthz' && url.pathname !== '/readyz' && url.pathname !== '/metrics')
+          auth = authenticate(request, url, services.keyring);
+        const out = await route(request, url, server, auth);
         tool = out.tool;
         status = out.response.status;
         shed = out.shed;
@@ -187,13 +194,6 @@ export function createApp(services: Services): App {
       } finally {
         const seconds = (performance.now() - started) / 1000;
         services.metrics.request(tool, status, seconds, shed);
-        let auth: ReturnType<typeof authenticate> | null = null;
-        try {
-          if (tool !== 'healthz' && tool !== 'readyz' && tool !== 'metrics')
-            auth = authenticate(request, url, services.keyring);
-        } catch {
-          // The key check itself failed: that is the request_failed above; a throw here would lose the 500.
-        }
         // A 5xx is something an operator should see, with the reason the client was given.
         (status >= 500 ? services.logger.warn : services.logger.info)('request', {
           requestId,

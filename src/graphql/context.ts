@@ -12,8 +12,18 @@ import { createCheckContext, type CheckContext } from '../loaders/context.js';
 export interface ServerContext {
   /** the socket's peer address (null when unknown, e.g. a test calling app.fetch without one) */
   readonly peerAddress: string | null;
+}
+
+/**
+ * What the app hands the GraphQL pipeline with each request: the connection, the API key's outcome —
+ * authenticated once per request, by the app, and passed down — the request's bound, and the response
+ * headers an execution adds (filled by the credits plugin, copied onto the response by the caller).
+ */
+export interface ExecutionInput extends ServerContext {
+  readonly auth: AuthOutcome;
   /** overall bound of this request (REST: per tool; GraphQL: the composite bound) */
   readonly deadlineMs?: number;
+  readonly responseHeaders: Record<string, string>;
 }
 
 export interface RequestContext {

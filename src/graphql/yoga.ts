@@ -3,10 +3,9 @@
  * authentication, credits, error masking and loaders apply once, to both.
  */
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { authenticate } from '../platform/auth.js';
 import { renderGraphiqlPage } from './graphiql-assets.js';
 import type { Services } from '../services.js';
-import { createRequestContext, type RequestContext, type ServerContext } from './context.js';
+import { createRequestContext, type ExecutionInput, type RequestContext } from './context.js';
 import { createMaskError } from './errors.js';
 import { useCredits } from './plugins/use-credits.js';
 import { useIntrospectionCache } from './plugins/use-introspection-cache.js';
@@ -27,13 +26,10 @@ query Overview($domain: String! = "example.com") {
 }
 `;
 
-export type NetdiagYoga = YogaServerInstance<ServerContext, RequestContext>;
-
-/** Response headers an execution asked for, by request (read by the HTTP layer). */
-export const responseHeadersOf = new WeakMap<Request, Record<string, string>>();
+export type NetdiagYoga = YogaServerInstance<ExecutionInput, RequestContext>;
 
 export function createNetdiagYoga(services: Services): NetdiagYoga {
-  return createYoga<ServerContext, RequestContext>({
+  return createYoga<ExecutionInput, RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -48,16 +44,14 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
       headers: JSON.stringify({ 'x-api-key': 'YOUR_KEY' }),
     },
     maskedErrors: { maskError: createMaskError(services.logger) },
-    context: ({ request, peerAddress, deadlineMs }) => {
+    context: ({ request, peerAddress, auth, deadlineMs, responseHeaders }) => {
       const url = new URL(request.url);
-      const responseHeaders: Record<string, string> = {};
-      responseHeadersOf.set(request, responseHeaders);
       return createRequestContext({
         services,
         request,
         url,
         peerAddress,
-        auth: authenticate(request, url, services.keyring),
+        auth,
         // GraphQL operations are priced after the context exists: give them the composite bound.
         deadlineMs: deadlineMs ?? services.config.server.compositeTimeoutMs,
         responseHeaders,
@@ -68,9 +62,9 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
       useIntrospectionCache(),
       useCredits(),
       {
-        onResponse({ request, response }) {
-          const headers = responseHeadersOf.get(request);
-          if (headers) for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+        onResponse({ response, serverContext }) {
+          const headers = (serverContext as Partial<ExecutionInput> | undefined)?.responseHeaders ?? {};
+          for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         },
       },
     ],

@@ -15,16 +15,11 @@ export class AuthError extends NetdiagError {
 
 export type AuthOutcome = { ok: true; identity: KeyIdentity } | { ok: false; error: AuthError };
 
-/** Memoised per request: the REST shim, the GraphQL context and the request log all ask. */
-const outcomes = new WeakMap<Request, AuthOutcome>();
-
+/**
+ * The key's outcome for a request. The app asks once per request and passes the outcome down (to the
+ * REST shim, the GraphQL context and the request log): verifying is an HMAC, not free.
+ */
 export function authenticate(request: Request, url: URL, keyring: Keyring): AuthOutcome {
-  let outcome = outcomes.get(request);
-  if (!outcome) outcomes.set(request, (outcome = verify(request, url, keyring)));
-  return outcome;
-}
-
-function verify(request: Request, url: URL, keyring: Keyring): AuthOutcome {
   const header = request.headers.get('x-api-key');
   const params = url.searchParams.getAll('api_key');
   if (params.length > 1)

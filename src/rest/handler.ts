@@ -5,10 +5,10 @@
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { NetdiagError } from '../errors.js';
-import { authenticate } from '../platform/auth.js';
+import type { AuthOutcome } from '../platform/auth.js';
 import type { Services } from '../services.js';
 import { GENERIC_ERROR_MESSAGE } from '../graphql/errors.js';
-import { responseHeadersOf, type NetdiagYoga } from '../graphql/yoga.js';
+import type { NetdiagYoga } from '../graphql/yoga.js';
 import type { RequestContext } from '../graphql/context.js';
 import { envelopeResponse } from './envelope.js';
 import { QueryReader } from './query-reader.js';
@@ -28,7 +28,13 @@ export function restRouteFor(pathname: string): RestRoute | undefined {
 }
 
 export function createRestHandler(yoga: NetdiagYoga, services: Services) {
-  return async function handleRest(request: Request, url: URL, peerAddress: string | null): Promise<Response> {
+  /** `auth`: the request's key outcome, authenticated once by the app */
+  return async function handleRest(
+    request: Request,
+    url: URL,
+    peerAddress: string | null,
+    auth: AuthOutcome,
+  ): Promise<Response> {
     const tool = toolOf(url.pathname);
     const route = restRouteFor(url.pathname);
     const head = request.method === 'HEAD';
@@ -52,7 +58,6 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
         { headers: { Allow: 'GET, HEAD' } },
       );
     }
-    const auth = authenticate(request, url, services.keyring);
     if (!auth.ok) return envelopeResponse(tool, 401, { error: auth.error.message }, { head });
 
     let variables: Record<string, unknown>;
@@ -67,7 +72,14 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
     const composite = route.check.composite ?? false;
     const { requestTimeoutMs, compositeTimeoutMs } = services.config.server;
     const deadlineMs = composite ? compositeTimeoutMs : requestTimeoutMs;
-    const { execute, contextFactory, schema } = yoga.getEnveloped({ request, peerAddress, deadlineMs });
+    const headers: Record<string, string> = {};
+    const { execute, contextFactory, schema } = yoga.getEnveloped({
+      request,
+      peerAddress,
+      auth,
+      deadlineMs,
+      responseHeaders: headers,
+    });
     const contextValue = (await contextFactory()) as unknown as RequestContext;
 
     let timer: NodeJS.Timeout | undefined;
@@ -88,7 +100,6 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
     } finally {
       clearTimeout(timer);
     }
-    const headers = responseHeadersOf.get(request) ?? {};
     if (result === 'deadline') {
       return envelopeResponse(
         tool,
