@@ -27,6 +27,7 @@ import { createHttpLoaders, type HttpLoaders } from './http.js';
 import { createPingLoaders, type PingLoaders } from './ping.js';
 import { createRegistrationLoader, type RegistrationLoader } from './registration.js';
 import { createSmtpLoaders, type SmtpLoaders } from './smtp.js';
+import { canonicalName } from '../net/dns-name.js';
 
 /**
  * The ports of the protocols spoken with a caller's targets: DNS to authoritative servers 53, HTTP 80,
@@ -91,7 +92,7 @@ export interface CheckContext extends ConnectionLoaders, SmtpLoaders {
 }
 
 const dnsKey = (q: DnsQuery) =>
-  `${q.server.host}|${q.server.port}|${q.name.toLowerCase().replace(/\.$/, '')}|${q.type}|${q.dnssecOk ? 1 : 0}${q.checkingDisabled ? 1 : 0}${q.recursionDesired === false ? 0 : 1}`;
+  `${q.server.host}|${q.server.port}|${canonicalName(q.name)}|${q.type}|${q.dnssecOk ? 1 : 0}${q.checkingDisabled ? 1 : 0}${q.recursionDesired === false ? 0 : 1}`;
 
 /** Per-question loaders: no batching (each question is its own packet), only de-duplication. */
 function questionLoader(ask: (q: DnsQuery) => Promise<DnsResponse>) {
@@ -160,7 +161,7 @@ export function createCheckContext(services: LoaderDependencies, signal: AbortSi
     },
     (name) => name,
   );
-  const addresses = (name: string) => addressLoader.load(name.toLowerCase().replace(/\.$/, ''));
+  const addresses = (name: string) => addressLoader.load(canonicalName(name));
 
   const guard = createTargetGuard({ allow: config.targets.allow, resolve: (name) => addresses(name) });
   const assertAllowed = (address: string, target: string) => guard.assertAllowed(address, target);

@@ -19,6 +19,7 @@ import { rdapBaseFor, type Bootstrap } from '../probes/registry/bootstrap.js';
 import type { CachedRegistration, RegistryCache } from './registry-cache.js';
 import { lookupRegistration, type LookupDeps } from '../probes/registry/lookup.js';
 import { parseWhois } from '../probes/registry/whois-parse.js';
+import { canonicalName } from '../net/dns-name.js';
 
 export interface RegistrationLoaderDeps extends WhoisServerGuard {
   /** config `whois`: the root server, the port of every server, the bound of each question (RDAP too) */
@@ -118,5 +119,5 @@ export function createRegistrationLoader(deps: RegistrationLoaderDeps): Registra
     return entry;
   };
   const loader = createRequestLoader(lookup, (name) => name);
-  return { registration: (matchedDomain) => loader.load(matchedDomain.toLowerCase().replace(/\.$/, '')) };
+  return { registration: (matchedDomain) => loader.load(canonicalName(matchedDomain)) };
 }

@@ -16,6 +16,7 @@
 import type { RedisConnection } from '../platform/redis.js';
 import { createSharedCache } from '../platform/shared-cache.js';
 import type { RegistryResult } from '../probes/registry/lookup.js';
+import { canonicalName } from '../net/dns-name.js';
 
 export const REGISTRY_TTL_MS = 3600 * 1000;
 export const PARTIAL_TTL_MS = 5 * 60 * 1000;
@@ -63,7 +64,7 @@ export function registrationBytes(result: RegistryResult): number {
   return 512 + 2 * strings.reduce((sum, s) => sum + (s?.length ?? 0), 0);
 }
 
-const key = (matchedDomain: string): string => matchedDomain.toLowerCase().replace(/\.$/, '');
+const key = (matchedDomain: string): string => canonicalName(matchedDomain);
 
 export function createRegistryCache(options: RegistryCacheOptions = {}): RegistryCache {
   const cache = createSharedCache<CachedRegistration>(options.redis ?? null, {

@@ -68,6 +68,7 @@ import { runMtaStsCheck } from '../mail/mta-sts-run.js';
 import type { DaneResult } from '../mail/dane.js';
 import { prefetchSpfTree } from './spf-prefetch.js';
 import { verdictOf, type HealthCheckStatus, type Verdict } from './verdict.js';
+import { canonicalName } from '../../net/dns-name.js';
 
 export interface MailHealthCheck<K extends MailCheckId = MailCheckId> {
   id: K;
@@ -195,7 +196,7 @@ async function exchangesOf(ctx: CheckContext, domain: string): Promise<MxNames> 
     exchanges: [...mx]
       .filter((m) => !isRoot(m.exchange))
       .sort((a, b) => a.preference - b.preference || a.exchange.localeCompare(b.exchange))
-      .map((m) => m.exchange.toLowerCase().replace(/\.$/, '')),
+      .map((m) => canonicalName(m.exchange)),
     rcode: response.rcode,
   };
 }

@@ -17,6 +17,7 @@
 import type { SpfLookups, SpfTerm } from '../mail/spf.js';
 import { expandDomainSpec, parseSpfRecord, selectSpfRecords } from '../mail/spf.js';
 import type { TxtAnswer } from '../mail/txt.js';
+import { canonicalName } from '../../net/dns-name.js';
 
 export interface SpfPrefetchLimits {
   /** questions in all, the domain's own TXT included (spf.ts's default: 30) */
@@ -105,5 +106,5 @@ function targetOf(spec: string, current: string): string | null {
 }
 
 function normalise(domain: string): string {
-  return domain.toLowerCase().replace(/\.$/, '');
+  return canonicalName(domain);
 }

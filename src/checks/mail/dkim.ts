@@ -6,7 +6,7 @@
  * Other TXT records at the name (verification tokens, SPF by mistake) are not keys: `found: false`.
  */
 import { createPublicKey } from 'node:crypto';
-import { parseTagList, tagsObject } from './txt.js';
+import { parseTagList, tagsObject, colonList } from './txt.js';
 import type { TxtAnswer } from './txt.js';
 
 /** The owner name of a selector's key record (RFC 6376 §3.6.2.1). */
@@ -162,13 +162,6 @@ function decodePublicKey(keyType: string, base64: string): DecodedKey {
     }
   }
   return { error: 'p= does not decode as an RSA public key' };
-}
-
-function colonList(value: string): string[] {
-  return value
-    .split(':')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
 }
 
 /** dkim-checker's result (api-v1.md) with added fields. */

@@ -12,8 +12,9 @@
  * A failed question (time-out, SERVFAIL…) is thrown: the check could not run.
  */
 import { getDomain } from 'tldts';
-import { parseTagList, tagsObject } from './txt.js';
+import { parseTagList, tagsObject, colonList } from './txt.js';
 import type { TxtLookup } from './txt.js';
+import { canonicalName } from '../../net/dns-name.js';
 
 export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
 
@@ -137,13 +138,6 @@ export function parseDmarcRecord(record: string): DmarcRecordAnalysis {
 function policyValue(value: string | undefined): DmarcPolicy | null {
   const folded = value?.toLowerCase();
   return folded !== undefined && POLICIES.includes(folded) ? (folded as DmarcPolicy) : null;
-}
-
-function colonList(value: string): string[] {
-  return value
-    .split(':')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
 }
 
 /**
@@ -296,7 +290,7 @@ async function dmarcRecordsAt(name: string, lookup: TxtLookup): Promise<{ record
 }
 
 function normalise(domain: string): string {
-  return domain.toLowerCase().replace(/\.$/, '');
+  return canonicalName(domain);
 }
 
 function clip(s: string): string {

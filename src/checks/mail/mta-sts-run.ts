@@ -21,12 +21,13 @@ import {
   type MtaStsEvidence,
   type MtaStsResult,
 } from './mta-sts.js';
+import { canonicalName } from '../../net/dns-name.js';
 
 /** The domain's MX hosts by name (a null MX, RFC 7505, is none). */
 async function exchanges(ctx: CheckContext, domain: string): Promise<string[]> {
   const response = await ctx.resolve(domain, 'MX');
   return recordsOfType(response, domain, 'MX')
-    .map((r) => (r.data as MxData).exchange.toLowerCase().replace(/\.$/, ''))
+    .map((r) => canonicalName((r.data as MxData).exchange))
     .filter((e) => e !== '' && e !== '.');
 }
 

@@ -10,6 +10,7 @@
  * RFC 8461 §4.1 MX matching: case-insensitive, a trailing dot ignored; "*.example.com" matches exactly
  * one more left-most label ("mx.example.com", not "a.mx.example.com" nor "example.com").
  */
+import { canonicalName } from '../../net/dns-name.js';
 
 export type MtaStsMode = 'enforce' | 'testing' | 'none';
 export type MtaStsStatus = MtaStsMode | 'not-configured' | 'invalid';
@@ -152,12 +153,10 @@ export function parsePolicy(text: string): { policy: MtaStsPolicy | null; errors
   };
 }
 
-const bare = (name: string) => name.toLowerCase().replace(/\.$/, '');
-
 /** RFC 8461 §4.1: one MX host against one policy pattern. */
 export function mxPatternMatches(pattern: string, exchange: string): boolean {
-  const p = bare(pattern);
-  const host = bare(exchange);
+  const p = canonicalName(pattern);
+  const host = canonicalName(exchange);
   if (!p.startsWith('*.')) return p === host;
   const dot = host.indexOf('.');
   return dot > 0 && host.slice(dot + 1) === p.slice(2);

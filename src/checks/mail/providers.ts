@@ -6,6 +6,7 @@
  * Selectors are those the provider's setup guide creates unless the customer chooses otherwise.
  * Amazon SES "Easy DKIM" names its selectors with random tokens, so SES contributes none.
  */
+import { canonicalName } from '../../net/dns-name.js';
 
 export interface MailProvider {
   name: string;
@@ -92,7 +93,7 @@ export function inferProviders(mxHosts: readonly string[], spfIncludes: readonly
 }
 
 function normalise(name: string): string {
-  return name.trim().toLowerCase().replace(/\.$/, '');
+  return canonicalName(name.trim());
 }
 
 function matchesMx(host: string, pattern: string | RegExp): boolean {

@@ -13,6 +13,7 @@
 import { isIPv6 } from 'node:net';
 import { isProbeError } from '../../probes/errors.js';
 import type { TxtAnswer, TxtLookup } from './txt.js';
+import { canonicalName } from '../../net/dns-name.js';
 
 export const SPF_LOOKUP_LIMIT = 10;
 export const SPF_VOID_LOOKUP_LIMIT = 2;
@@ -345,7 +346,7 @@ export function expandDomainSpec(spec: string, currentDomain: string): DomainSpe
     out += transformMacroValue(currentDomain, m[2] ?? '', m[3] === 'r' || m[3] === 'R', m[4] ?? '');
     i += m[0].length;
   }
-  return { domain: truncateDomain(out.toLowerCase().replace(/\.$/, '')) };
+  return { domain: truncateDomain(canonicalName(out)) };
 }
 
 function transformMacroValue(value: string, digits: string, reverse: boolean, delimiters: string): string {
@@ -374,7 +375,7 @@ export function spfIncludeTargets(terms: readonly SpfTerm[]): string[] {
         : t.kind === 'modifier' && t.name === 'redirect'
           ? t.value
           : null;
-    if (spec !== null && !spec.includes('%')) targets.push(spec.toLowerCase().replace(/\.$/, ''));
+    if (spec !== null && !spec.includes('%')) targets.push(canonicalName(spec));
   }
   return targets;
 }
@@ -790,7 +791,7 @@ async function resolveMxTerm(state: WalkState, node: SpfTreeNode, term: SpfMecha
 }
 
 function normaliseDomain(domain: string): string {
-  return domain.toLowerCase().replace(/\.$/, '');
+  return canonicalName(domain);
 }
 
 function capList(list: string[]): string[] {

@@ -72,6 +72,14 @@ export function tagsObject(list: TagList): Record<string, string> {
   return out;
 }
 
+/** A tag value that lists several items separated by colons (DKIM h=, s=, t=; DMARC fo=, rf=). */
+export function colonList(value: string): string[] {
+  return value
+    .split(':')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
 function clip(s: string): string {
   return s.length > 40 ? `${s.slice(0, 40)}…` : s;
 }

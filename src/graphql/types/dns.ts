@@ -81,19 +81,23 @@ export const DnsLookup = builder.objectRef<DnsLookupResult>('DnsLookup').impleme
   }),
 });
 
-export const MxHostRef = builder.objectRef<MxHost>('MxHost').implement({
-  fields: (t) => ({
-    priority: t.exposeInt('priority'),
-    exchange: t.exposeString('exchange'),
-    ip: t.exposeString('ip', {
-      description: 'First IPv4 address of the exchange (else its first IPv6); "" when it has none.',
-    }),
-    provider: t.exposeString('provider', {
-      nullable: true,
-      description: 'Mail provider recognised from the exchange name.',
-    }),
+/**
+ * The fields of an MX host, declared once for the two object types that carry it: MxHost (mx-lookup)
+ * and MailMxHost (mailhealth-check; a type of its own name in the published schema).
+ */
+export const mxHostFields = (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, MxHost>) => ({
+  priority: t.exposeInt('priority'),
+  exchange: t.exposeString('exchange'),
+  ip: t.exposeString('ip', {
+    description: 'First IPv4 address of the exchange (else its first IPv6); "" when it has none.',
+  }),
+  provider: t.exposeString('provider', {
+    nullable: true,
+    description: 'Mail provider recognised from the exchange name.',
   }),
 });
+
+export const MxHostRef = builder.objectRef<MxHost>('MxHost').implement({ fields: mxHostFields });
 
 export const MxLookup = builder.objectRef<MxLookupResult>('MxLookup').implement({
   fields: (t) => ({

@@ -25,7 +25,7 @@ import type { MxHost } from '../../checks/dns/lookup-run.js';
 import { builder } from '../builder.js';
 import { Bimi } from './bimi.js';
 import { Dane } from './dane.js';
-import { DnsRcode } from './dns.js';
+import { DnsRcode, mxHostFields } from './dns.js';
 import { TlsRptCheck } from './mail.js';
 import { MtaSts } from './mta-sts.js';
 import { SmtpStarttls } from './smtp.js';
@@ -33,17 +33,7 @@ import { HealthCheckRef, HealthVerdictRef } from './health.js';
 
 export const MailMxHost = builder.objectRef<MxHost>('MailMxHost').implement({
   description: 'An MX host as mx-lookup reports it.',
-  fields: (t) => ({
-    priority: t.exposeInt('priority'),
-    exchange: t.exposeString('exchange'),
-    ip: t.exposeString('ip', {
-      description: 'First IPv4 address of the exchange (else its first IPv6); "" when it has none.',
-    }),
-    provider: t.exposeString('provider', {
-      nullable: true,
-      description: 'Mail provider recognised from the exchange name.',
-    }),
-  }),
+  fields: mxHostFields,
 });
 
 export const MailMxDetails = builder.objectRef<MxDetails>('MailMxDetails').implement({

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../config.js';
+import { canonicalName } from '../../net/dns-name.js';
 
 export interface Bootstrap {
   /** the file's "publication" timestamp, when present */
@@ -55,7 +56,7 @@ export function loadBootstrap(json: unknown, source = 'RDAP bootstrap'): Bootstr
     const url = preferredUrl(service[1]);
     if (url === null) throw new ConfigError(`${source}: services[${i}] has no http(s) URL`);
     for (const entry of service[0]) {
-      const key = entry.toLowerCase().replace(/\.$/, '');
+      const key = canonicalName(entry);
       if (key === '') continue;
       // The same label set in two entries is a broken file; keep the first.
       if (!bases.has(key)) bases.set(key, url);
@@ -88,7 +89,7 @@ export function loadBootstrapFile(path: string = bundledBootstrapPath()): Bootst
  * suffix of the domain (RFC 9224 §4, "the longest match"); null when none.
  */
 export function rdapBaseFor(bootstrap: Bootstrap, domain: string): string | null {
-  const labels = domain.toLowerCase().replace(/\.$/, '').split('.');
+  const labels = canonicalName(domain).split('.');
   for (let n = Math.min(bootstrap.maxLabels, labels.length); n >= 1; n--) {
     const base = bootstrap.bases.get(labels.slice(-n).join('.'));
     if (base !== undefined) return base;

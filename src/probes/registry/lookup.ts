@@ -23,6 +23,7 @@ import { isLdhDomainName, type WhoisAnswer, type WhoisClient } from './whois.js'
 import { rdapBaseFor, type Bootstrap } from './bootstrap.js';
 import { parseRdapDomain, RdapFormatError, type RegistryFacts } from './rdap-parse.js';
 import type { WhoisFacts } from './whois-parse.js';
+import { canonicalName } from '../../net/dns-name.js';
 
 export interface RegistryResult {
   /** the name asked about */
@@ -217,7 +218,8 @@ interface WhoisStep {
 
 /** A referral's host name, normalised; null when it is not a usable host. */
 function referralHost(facts: WhoisFacts): string | null {
-  const server = facts.referral?.server?.trim().toLowerCase().replace(/\.$/, '');
+  const referred = facts.referral?.server?.trim();
+  const server = referred === undefined ? undefined : canonicalName(referred);
   if (!server) return null;
   return isLdhDomainName(server) || net.isIP(server) !== 0 ? server : null;
 }
@@ -317,7 +319,7 @@ async function lookupWhois(ctx: Context): Promise<RegistryResult> {
 
 /** Lower case, no trailing dot, host name syntax; anything else is a caller bug or an attack. */
 function checkedName(domain: string): string {
-  const name = domain.toLowerCase().replace(/\.$/, '');
+  const name = canonicalName(domain);
   if (!isLdhDomainName(name)) {
     throw new InputError('domain', 'domain must be a host name in A-label form (letters, digits, hyphens and dots)');
   }

@@ -5,6 +5,7 @@
  * (see the corpus test), which differ in role spelling, date format, where the
  * abuse contact sits and whether names carry a trailing dot.
  */
+import { canonicalName } from '../../net/dns-name.js';
 
 export interface RegistryFacts {
   /** the domain the answer is about (lower case, no trailing dot) */
@@ -50,7 +51,7 @@ function nonEmpty(s: string | null | undefined): string | null {
 
 /** Host names as we report them: lower case, no trailing root dot (Com Laude and ZDNS add one). */
 function hostName(s: unknown): string | null {
-  return typeof s === 'string' ? nonEmpty(s.toLowerCase().replace(/\.$/, '')) : null;
+  return typeof s === 'string' ? nonEmpty(canonicalName(s)) : null;
 }
 
 /** Roles are case-insensitive in practice (Namecheap sends "Registrant"). */

@@ -12,6 +12,7 @@ import type { FieldTiers } from './field-tables.js';
 import type { WhoisEntry } from './lines.js';
 import { REDACTION_PHRASES } from './phrases.js';
 import { cleanDomainName, readEmail, readHostNames, readPhone } from './values.js';
+import { canonicalName } from '../../../net/dns-name.js';
 
 /**
  * Longest value read as a withheld field; longer ones are prose. ("Not Disclosed - Visit
@@ -53,7 +54,7 @@ export function keepQueriedRecords(entries: readonly WhoisEntry[], queriedDomain
 
 /** A-label form, lower-case, without a trailing dot, so that "例子.com" and "xn--fsqu00a.com" compare equal. */
 function comparableName(name: string): string {
-  const trimmed = name.trim().toLowerCase().replace(/\.$/, '');
+  const trimmed = canonicalName(name.trim());
   return domainToASCII(trimmed) || trimmed;
 }
 
@@ -170,7 +171,7 @@ const NUMBERING = /\d+|\b(?:primary|secondary|tertiary|first|second|third|fourth
 
 /** The domain name the answer states, preferring an exact match of the queried name (multiple-match answers). */
 export function pickDomainName(entries: readonly WhoisEntry[], queriedDomain: string | undefined): string | null {
-  const wanted = queriedDomain?.trim().toLowerCase().replace(/\.$/, '');
+  const wanted = queriedDomain === undefined ? undefined : canonicalName(queriedDomain.trim());
   if (wanted) {
     // The queried name itself may be a TLD (a question to whois.iana.org).
     const exact = pickFirst(entries, DOMAIN_NAME_KEYS, (entry) => {

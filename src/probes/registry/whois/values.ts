@@ -6,6 +6,7 @@
 
 import { isIP } from 'node:net';
 import { parse as parseHost } from 'tldts';
+import { canonicalName } from '../../../net/dns-name.js';
 
 /** LDH labels (RFC 1123 §2.1), U-labels allowed, at least two labels, alphabetic or xn-- TLD. */
 const HOST_NAME = /^(?:[\p{L}\p{N}_](?:[\p{L}\p{N}_-]{0,61}[\p{L}\p{N}_])?\.)+(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/u;
@@ -111,7 +112,7 @@ export function cleanRegistrar(value: string, { allowHandle = false }: { allowHa
  */
 export function cleanDomainName(value: string, options: { allowSingleLabel?: boolean } = {}): string | null {
   const token = (value.trim().split(/\s+/)[0] ?? '').replace(/^["']|["']$/g, '');
-  const label = token.toLowerCase().replace(/\.$/, '');
+  const label = canonicalName(token);
   if (options.allowSingleLabel === true && /^(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/u.test(label)) return label;
   return cleanHostName(token);
 }
