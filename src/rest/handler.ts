@@ -4,6 +4,7 @@
  * Order of refusals: 404 unknown path → 405 method → 401 key → 400 parameters → 429 credits (plugin).
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
+import { withDeadline } from '../deadline.js';
 import { NetdiagError } from '../errors.js';
 import type { AuthOutcome } from '../platform/auth.js';
 import type { Services } from '../services.js';
@@ -82,24 +83,16 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
     });
     const contextValue = (await contextFactory()) as unknown as RequestContext;
 
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'deadline'>((resolve) => {
-      timer = setTimeout(() => resolve('deadline'), deadlineMs);
-    });
-    let result: ExecutionResult | 'deadline';
-    try {
-      result = await Promise.race([
-        execute({
-          schema,
-          document: route.document,
-          variableValues: variables,
-          contextValue,
-        }) as Promise<ExecutionResult>,
-        deadline,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const result = await withDeadline(
+      execute({
+        schema,
+        document: route.document,
+        variableValues: variables,
+        contextValue,
+      }) as Promise<ExecutionResult>,
+      deadlineMs,
+      () => 'deadline' as const,
+    );
     if (result === 'deadline') {
       return envelopeResponse(
         tool,

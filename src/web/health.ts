@@ -8,6 +8,7 @@
  *           answers (Services.ready). 503 with the reason otherwise, so a balancer stops sending
  *           traffic that would only fail closed (decisions §11).
  */
+import { withDeadline } from '../deadline.js';
 import type { Logger } from '../log.js';
 
 export interface Readiness {
@@ -43,23 +44,13 @@ async function boundedReadiness(
   logger: Logger,
   timeoutMs: number,
 ): Promise<Readiness> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<Readiness>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ ok: false, reason: `the readiness check did not finish within ${timeoutMs} ms` }),
-      timeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([
-      ready().catch((e: unknown): Readiness => {
-        // The error text may carry connection details: it goes to the log, not to the caller.
-        logger.error('readiness_check_failed', { message: (e as Error).message });
-        return { ok: false, reason: 'the readiness check failed; see the service log' };
-      }),
-      late,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withDeadline(
+    ready().catch((e: unknown): Readiness => {
+      // The error text may carry connection details: it goes to the log, not to the caller.
+      logger.error('readiness_check_failed', { message: (e as Error).message });
+      return { ok: false, reason: 'the readiness check failed; see the service log' };
+    }),
+    timeoutMs,
+    (): Readiness => ({ ok: false, reason: `the readiness check did not finish within ${timeoutMs} ms` }),
+  );
 }

@@ -6,6 +6,7 @@
  * live measurement); within the request each distinct question is still asked once. The verdict is
  * propagation.ts's.
  */
+import { withDeadline } from '../../deadline.js';
 import type { PublicResolver } from '../../config.js';
 import { InputError } from '../../errors.js';
 import { recordsOfType } from '../../probes/dns/client.js';
@@ -49,13 +50,15 @@ export async function runDnsPropagation(
 ): Promise<PropagationResult> {
   const [outcomes, authoritative] = await Promise.all([
     Promise.all(ctx.config.dns.publicResolvers.map((resolver) => askResolver(ctx, resolver, domain, type))),
-    withinBudget(
+    // null when it takes longer than its budget (its questions end on their own bounds)
+    withDeadline(
       authoritativeRecords(ctx, domain, type).catch((e: unknown) => {
         // Without the authoritative answer the majority stands in (decisions §5); a request that ended still ends.
         if (isProbeError(e) && e.kind !== 'ABORTED') return null;
         throw e;
       }),
       AUTHORITATIVE_BUDGET_TIMEOUTS * ctx.config.dns.timeoutMs,
+      () => null,
     ),
   ]);
   if (allResolversFailed(outcomes)) {
@@ -91,18 +94,5 @@ async function askResolver(
     if (isProbeError(e) && e.kind !== 'ABORTED')
       return { kind: 'error', resolver: who, error: e.message, responseTime: elapsed() };
     throw e;
-  }
-}
-
-/** `work`'s result, or null when it takes longer than `ms` (the work itself ends on its own bounds). */
-async function withinBudget<T>(work: Promise<T | null>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -4,6 +4,7 @@
  * the caller. A part still running then fails with a ProbeError TIMEOUT, which the composite reports
  * as that part's `error`.
  */
+import { withDeadline } from '../../deadline.js';
 import { ProbeError } from '../../probes/errors.js';
 
 export const COMPOSITE_PART_BOUND_MS = 25_000;
@@ -14,25 +15,19 @@ export interface PartBound {
   dispose(): void;
 }
 
-/** One timer for all parts of one check. */
+/** The parts of one check share one end: each waits at most until then. */
 export function createPartBound(ms: number, upstream: string): PartBound {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new ProbeError(
-            'TIMEOUT',
-            upstream,
-            `this part of the check of ${upstream} did not finish within ${ms / 1000} s`,
-          ),
-        ),
-      ms,
+  const end = performance.now() + ms;
+  const late = (): never => {
+    throw new ProbeError(
+      'TIMEOUT',
+      upstream,
+      `this part of the check of ${upstream} did not finish within ${ms / 1000} s`,
     );
-  });
-  expired.catch(() => {});
+  };
   return {
-    race: (work) => Promise.race([work, expired]),
-    dispose: () => clearTimeout(timer),
+    race: (work) => withDeadline(work, Math.max(0, end - performance.now()), late),
+    // each wait releases its own timer when it settles
+    dispose: () => {},
   };
 }

@@ -19,6 +19,7 @@
 import type { Dispatcher } from 'undici';
 import { addressWords } from './address-words.js';
 import type { IpFacts } from './facts.js';
+import { untilAborted } from '../../deadline.js';
 import { InputError, UnavailableError } from '../../errors.js';
 import { ProbeError } from '../errors.js';
 import { openBundledDatabase, type OpenIpDatabase } from './bundled.js';
@@ -79,22 +80,13 @@ const DATABASE_UPSTREAM = 'ip database';
 async function awaitDatabase(path: string | null, signal: AbortSignal | undefined): Promise<OpenIpDatabase> {
   const aborted = (): ProbeError =>
     new ProbeError('ABORTED', DATABASE_UPSTREAM, 'the request ended before the IP database was ready');
-  if (signal?.aborted) throw aborted();
-  let onAbort: (() => void) | undefined;
-  const abort = new Promise<never>((_, reject) => {
-    onAbort = () => reject(aborted());
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([
-      sharedDatabase(path).catch((e: unknown) => {
-        throw new UnavailableError('IP data is unavailable: the IP database could not be opened', { cause: e });
-      }),
-      abort,
-    ]);
-  } finally {
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-  }
+  return untilAborted(
+    sharedDatabase(path).catch((e: unknown) => {
+      throw new UnavailableError('IP data is unavailable: the IP database could not be opened', { cause: e });
+    }),
+    signal,
+    aborted,
+  );
 }
 
 export function createIpDataSource(options: IpDataSourceOptions): WarmableIpDataSource {

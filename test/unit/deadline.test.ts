@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { untilAborted, withDeadline } from '../../src/deadline.js';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const never = () => new Promise<never>(() => {});
+
+describe('withDeadline', () => {
+  it("answers with the work's value in time, and leaves no timer behind", async () => {
+    await expect(withDeadline(Promise.resolve(7), 1000, () => 'late')).resolves.toBe(7);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("passes the work's failure on", async () => {
+    await expect(withDeadline(Promise.reject(new Error('refused')), 1000, () => 'late')).rejects.toThrow('refused');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("answers with onLate's value once the time is up, not before", async () => {
+    const outcome = withDeadline(never(), 1000, () => 'late');
+    await vi.advanceTimersByTimeAsync(999);
+    let settled = false;
+    void outcome.then(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(outcome).resolves.toBe('late');
+  });
+
+  it('rejects with what onLate throws', async () => {
+    const outcome = withDeadline(never(), 50, () => {
+      throw new Error('too slow');
+    });
+    const checked = expect(outcome).rejects.toThrow('too slow');
+    await vi.advanceTimersByTimeAsync(50);
+    await checked;
+  });
+});
+
+describe('untilAborted', () => {
+  it('rejects with the abort error when the signal fires, and removes its listener when the work wins', async () => {
+    const controller = new AbortController();
+    const outcome = untilAborted(never(), controller.signal, () => new Error('request ended'));
+    const checked = expect(outcome).rejects.toThrow('request ended');
+    controller.abort();
+    await checked;
+
+    const quiet = new AbortController();
+    const remove = vi.spyOn(quiet.signal, 'removeEventListener');
+    await expect(untilAborted(Promise.resolve('done'), quiet.signal, () => new Error('x'))).resolves.toBe('done');
+    expect(remove).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses at once on a signal that has already fired, dropping the work quietly', async () => {
+    await expect(
+      untilAborted(Promise.reject(new Error('late failure')), AbortSignal.abort(), () => new Error('ended')),
+    ).rejects.toThrow('ended');
+  });
+
+  it('waits for the work alone without a signal', async () => {
+    await expect(untilAborted(Promise.resolve(3), undefined, () => new Error('x'))).resolves.toBe(3);
+  });
+});
