@@ -5,7 +5,7 @@
  */
 import { parseDkimKey } from '../../src/checks/mail/dkim.js';
 import { parseDmarcRecord } from '../../src/checks/mail/dmarc.js';
-import { parseSpfRecord } from '../../src/checks/mail/spf.js';
+import { parseSpfRecord } from '../../src/checks/mail/spf/syntax.js';
 import { extractHeadTags } from '../../src/checks/http/open-graph.js';
 import { normaliseHeaderFields } from '../../src/probes/http/header-fields.js';
 import { scoreSecurityHeaders } from '../../src/checks/http/security-headers.js';

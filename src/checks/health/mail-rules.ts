@@ -21,7 +21,7 @@ import type { SpfCheckerResult } from '../mail/auth-run.js';
 import type { DkimCheckResult } from '../mail/dkim.js';
 import type { DmarcCheckResult } from '../mail/dmarc.js';
 import type { DetectedProvider } from '../mail/providers.js';
-import { parseSpfRecord } from '../mail/spf.js';
+import { parseSpfRecord } from '../mail/spf/syntax.js';
 import {
   mailDetailsNotMeasured,
   type BlacklistDetails,

@@ -10,7 +10,7 @@
  * - blacklist: MX → A/AAAA of every exchange → one A question per address per list (→ the list's
  *   TXT for a listing); with no MX record (not a null MX), the domain's own addresses (implicit
  *   MX, RFC 5321 §5.1) take the exchanges' place;
- * - spf: TXT → TXT of each include/redirect target → … (spf-prefetch.ts makes siblings parallel);
+ * - spf: TXT → TXT of each include/redirect target → … (the walk asks siblings concurrently);
  * - dmarc: _dmarc.<domain> TXT → _dmarc.<organisational domain> TXT when the first has none;
  * - dkim: the configured selectors (dkim.selectors) at once; the selectors of the providers seen in
  *   the MX exchanges and in the include/redirect targets of the domain's own SPF record
@@ -28,9 +28,9 @@ import type { ResolvedAddress } from '../../probes/guard.js';
 import type { CheckContext } from '../../loaders/context.js';
 import { runDnsblCheck } from '../dns/dnsbl-run.js';
 import { runMxLookup } from '../dns/lookup-run.js';
-import { runDkimCheck, runDmarcCheck, runSpfCheck, runTlsRptCheck, spfLookups, txtLookup } from '../mail/auth-run.js';
+import { runDkimCheck, runDmarcCheck, runSpfCheck, runTlsRptCheck, txtLookup } from '../mail/auth-run.js';
 import { inferProviders } from '../mail/providers.js';
-import { parseSpfRecord, selectSpfRecords, spfIncludeTargets } from '../mail/spf.js';
+import { parseSpfRecord, selectSpfRecords, spfIncludeTargets } from '../mail/spf/syntax.js';
 import {
   MAIL_CHECK_IDS,
   MAIL_CHECK_LABELS,
@@ -66,7 +66,6 @@ import {
 import { runBimiCheck } from '../mail/bimi-run.js';
 import { runMtaStsCheck } from '../mail/mta-sts-run.js';
 import type { DaneResult } from '../mail/dane.js';
-import { prefetchSpfTree } from './spf-prefetch.js';
 import { verdictOf, type HealthCheckStatus, type Verdict } from './verdict.js';
 import { canonicalName } from '../../net/dns-name.js';
 
@@ -120,8 +119,6 @@ export async function runMailHealth(
     const starttls = mxNames.then((m) => starttlsFacts(ctx, m.exchanges));
     const dane = mxNames.then((m) => daneFacts(ctx, m.exchanges));
     const mtaSts = runMtaStsCheck(ctx, domain);
-    // never rejects on a DNS failure (the walk reports those); anything else the walk meets too
-    prefetchSpfTree(spfLookups(ctx), domain).catch(() => undefined);
 
     const parts: { [K in MailCheckId]: Promise<MailFinding<MailDetailsById[K]>> } = {
       mx: runMxLookup(ctx, domain).then((mx) => mxFinding(mx, ctx.config.targets.allow)),

@@ -1,7 +1,7 @@
 /**
  * spf-checker, dkim-checker and dmarc-checker: the awaiting part. Every question goes to the system
  * resolver through the check context (asked once per request, served from the TTL cache when fresh,
- * decisions §9), so mailhealth-check reuses the answers of these checks. The rules are spf.ts's,
+ * decisions §9), so mailhealth-check reuses the answers of these checks. The rules are spf/ (syntax, macro, walk),
  * dkim.ts's and dmarc.ts's.
  */
 import { recordsOfType, type RecordType } from '../../probes/dns/client.js';
@@ -10,7 +10,7 @@ import { recordText } from '../dns/records.js';
 import { dkimRecordName, evaluateDkim, type DkimCheckResult } from './dkim.js';
 import { checkDmarc, type DmarcCheckResult } from './dmarc.js';
 import { checkTlsRpt, type TlsRptCheckResult } from './tls-rpt.js';
-import { checkSpf, type SpfCheckResult, type SpfLookups, type SpfTreeNode } from './spf.js';
+import { checkSpf, type SpfCheckResult, type SpfLookups, type SpfTreeNode } from './spf/walk.js';
 import type { TxtAnswer, TxtLookup } from './txt.js';
 
 /**

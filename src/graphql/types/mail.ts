@@ -3,7 +3,7 @@ import type { SpfCheckerResult, SpfLookupNode } from '../../checks/mail/auth-run
 import type { DkimCheckResult } from '../../checks/mail/dkim.js';
 import type { DmarcCheckResult } from '../../checks/mail/dmarc.js';
 import type { TlsRptCheckResult } from '../../checks/mail/tls-rpt.js';
-import type { SpfTerm } from '../../checks/mail/spf.js';
+import type { SpfTerm } from '../../checks/mail/spf/syntax.js';
 import { builder } from '../builder.js';
 
 /* --------------------------------------------------------------------- SPF */

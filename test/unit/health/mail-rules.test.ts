@@ -10,7 +10,7 @@ import type { MxHost, MxLookupResult } from '../../../src/checks/dns/lookup-run.
 import { flattenSpfTree, type SpfCheckerResult } from '../../../src/checks/mail/auth-run.js';
 import { evaluateDkim } from '../../../src/checks/mail/dkim.js';
 import { checkDmarc } from '../../../src/checks/mail/dmarc.js';
-import { checkSpf } from '../../../src/checks/mail/spf.js';
+import { checkSpf } from '../../../src/checks/mail/spf/walk.js';
 import type { TxtAnswer } from '../../../src/checks/mail/txt.js';
 import {
   BLACKLIST_LISTINGS_CRITICAL,

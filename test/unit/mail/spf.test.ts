@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ProbeError } from '../../../src/probes/errors.js';
+import { expandDomainSpec } from '../../../src/checks/mail/spf/macro.js';
 import {
-  checkSpf,
   domainSpecError,
-  expandDomainSpec,
   isSpfRecord,
   parseSpfRecord,
   parseTerm,
   spfIncludeTargets,
-} from '../../../src/checks/mail/spf.js';
-import type { SpfLookups, SpfMechanism } from '../../../src/checks/mail/spf.js';
+  type SpfMechanism,
+} from '../../../src/checks/mail/spf/syntax.js';
+import { checkSpf, type SpfLookups } from '../../../src/checks/mail/spf/walk.js';
 import type { TxtAnswer } from '../../../src/checks/mail/txt.js';
 
 /** An in-memory zone: name → records (missing name = NXDOMAIN), or an error to throw. */
@@ -287,12 +287,13 @@ describe('checkSpf', () => {
     expect(tree?.children[0]?.children[0]).toMatchObject({ domain: '_spf.provider.example', lookups: 2 });
     expect(result.notEvaluated.join('\n')).toContain('%{i}');
     expect(result.notEvaluated.join('\n')).toContain('ptr not evaluated');
+    // the root's TXT first, then its terms together (siblings are asked concurrently), then the next level
     expect(asked).toEqual([
       'example.com',
       '_spf.example.com',
-      '_spf.provider.example',
       'example.com',
       'mail.example.com',
+      '_spf.provider.example',
     ]);
   });
 

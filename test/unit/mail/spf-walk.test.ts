@@ -1,10 +1,9 @@
 /**
- * spf-prefetch.ts: it asks the walk's questions at once instead of one after the other, and only
- * the walk's questions.
+ * The SPF walk (src/checks/mail/spf/walk.ts) asks the sibling terms of a record at once — one level of
+ * the tree per round trip — yet reports in record order, exactly as a sequential walk would.
  */
 import { describe, expect, it } from 'vitest';
-import { prefetchSpfTree } from '../../../src/checks/health/spf-prefetch.js';
-import { checkSpf, type SpfLookups } from '../../../src/checks/mail/spf.js';
+import { checkSpf, type SpfLookups } from '../../../src/checks/mail/spf/walk.js';
 import type { TxtAnswer } from '../../../src/checks/mail/txt.js';
 import { ProbeError } from '../../../src/probes/errors.js';
 
@@ -58,10 +57,10 @@ const tree: Zone = {
   'deep.test': ['v=spf1 a:v6only.test -all'],
 };
 
-describe('prefetchSpfTree', () => {
+describe('the SPF walk', () => {
   it('asks the sibling terms of a record together, one level per round trip', async () => {
     const { lookups, asked, release } = lab({ txt: tree }, true);
-    const done = prefetchSpfTree(lookups, 'Mail.Test.');
+    const done = checkSpf('Mail.Test.', lookups);
     expect(asked).toEqual(['TXT mail.test']);
     await release();
     // every term of the root record at once: a, mx, exists, both includes (ptr is sender-dependent)
@@ -73,8 +72,8 @@ describe('prefetchSpfTree', () => {
       'TXT two.test',
     ]);
     await release();
-    // AAAA after an empty A (as the walk does); the next level of includes and the redirect
-    // (exists asks A only, RFC 7208 §5.7; the %{i} include depends on the sender)
+    // AAAA after an empty A; the next level of includes and the redirect (exists asks A only,
+    // RFC 7208 §5.7; the %{i} include depends on the sender)
     expect(asked.slice(6).sort()).toEqual(['AAAA mail.test', 'TXT deep.test', 'TXT three.test']);
     await release();
     // three.test includes mail.test again: a loop, not followed
@@ -82,35 +81,50 @@ describe('prefetchSpfTree', () => {
     await release();
     expect(asked.slice(10)).toEqual(['AAAA v6only.test']);
     await release();
-    await done;
+    const result = await done;
+    expect(result.lookupCount).toBe(11);
+    expect(new Set(asked).size).toBe(asked.length);
   });
 
-  it('asks exactly the questions the walk asks, and never repeats one (an include loop stops)', async () => {
-    const prefetch = lab({ txt: tree, a: { 'mail.test': ['1.2.3.4'] }, mx: { 'mail.test': ['10 mx.mail.test'] } });
-    await prefetchSpfTree(prefetch.lookups, 'mail.test');
-    const walk = lab({ txt: tree, a: { 'mail.test': ['1.2.3.4'] }, mx: { 'mail.test': ['10 mx.mail.test'] } });
-    await checkSpf('mail.test', walk.lookups);
-    expect([...prefetch.asked].sort()).toEqual([...walk.asked].sort());
-    expect(new Set(prefetch.asked).size).toBe(prefetch.asked.length);
+  it('reports in record order whichever answer comes first', async () => {
+    const direct = await checkSpf('mail.test', lab({ txt: tree }).lookups);
+    // one.test (the first include) now answers last, after its sibling's whole subtree
+    const { lookups } = lab({ txt: tree });
+    const oneLast: SpfLookups = {
+      ...lookups,
+      txt: (name) => (name === 'one.test' ? delayed(lookups.txt(name)) : lookups.txt(name)),
+    };
+    expect(await checkSpf('mail.test', oneLast)).toEqual(direct);
+    expect(direct.lookupTree?.children.map((c) => c.domain)).toEqual(['one.test', 'two.test']);
+    expect(direct.notEvaluated[0]).toContain('%{i}');
+    expect(direct.notEvaluated.at(-1)).toContain('ptr');
   });
 
-  it('skips a redirect beside "all", follows the depth and question bounds, and swallows failures', async () => {
+  it('follows the depth and question bounds, and reports a failure below the root as temperror', async () => {
     const failing = lab({
       txt: {
         'mail.test': ['v=spf1 include:down.test redirect=ignored.test -all'],
         'down.test': new ProbeError('SERVFAIL', '127.0.0.1:53', 'SERVFAIL'),
       },
     });
-    await expect(prefetchSpfTree(failing.lookups, 'mail.test')).resolves.toBeUndefined();
+    const failed = await checkSpf('mail.test', failing.lookups);
     expect(failing.asked).toEqual(['TXT mail.test', 'TXT down.test']);
+    expect(failed.evaluation).toBe('temperror');
 
     const chain: Zone = {};
     for (let i = 0; i < 20; i++) chain[`c${i}.test`] = [`v=spf1 include:c${i + 1}.test -all`];
     const deep = lab({ txt: chain });
-    await prefetchSpfTree(deep.lookups, 'c0.test', { maxQueries: 30, maxDepth: 3 });
+    await checkSpf('c0.test', deep.lookups, { maxQueries: 30, maxDepth: 3 });
     expect(deep.asked).toEqual(['TXT c0.test', 'TXT c1.test', 'TXT c2.test', 'TXT c3.test']);
     const budget = lab({ txt: chain });
-    await prefetchSpfTree(budget.lookups, 'c0.test', { maxQueries: 2, maxDepth: 10 });
+    await checkSpf('c0.test', budget.lookups, { maxQueries: 2, maxDepth: 10 });
     expect(budget.asked).toEqual(['TXT c0.test', 'TXT c1.test']);
   });
 });
+
+/** `answer`, settled a few turns of the event loop later than it would be. */
+async function delayed<T>(answer: Promise<T>): Promise<T> {
+  const value = await answer;
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  return value;
+}
