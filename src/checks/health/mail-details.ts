@@ -9,7 +9,6 @@ import type { DaneResult } from '../mail/dane.js';
 import type { MtaStsResult } from '../mail/mta-sts.js';
 import type { SmtpStarttlsResult } from '../mail/starttls.js';
 import type { TlsRptCheckResult } from '../mail/tls-rpt.js';
-import type { HealthCheckStatus } from './verdict.js';
 
 /** An MX host a per-host part did not test, and why. */
 export interface TransportSkip {
@@ -175,14 +174,6 @@ export interface MailDetailsById {
   starttls: StarttlsDetails;
   dane: DaneDetails;
   bimi: BimiDetails;
-}
-
-export interface MailFinding<D> {
-  status: HealthCheckStatus;
-  summary: string;
-  /** why the check could not run (status `error`) */
-  error?: string;
-  details: D;
 }
 
 /** The details of a check that could not run: the same keys, nothing found. */

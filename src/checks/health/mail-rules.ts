@@ -13,7 +13,7 @@
  * mail should say so with "v=spf1 -all" and "p=reject" so that nobody can send in its name
  * (RFC 7505 §4.2, M3AAWG parked-domain practice) — but their absence is a `warning`, not `critical`.
  */
-import { COMPOSITE_PART_BOUND_MS } from './part-bound.js';
+import { COMPOSITE_PART_BOUND_MS } from '../composite/part-bound.js';
 import { parseIp, refusedRange } from '../../net/address-class.js';
 import type { DnsblListResult } from '../dns/dnsbl.js';
 import type { MxHost, MxLookupResult } from '../dns/lookup-run.js';
@@ -32,11 +32,11 @@ import {
   type DmarcDetails,
   type MailCheckId,
   type MailDetailsById,
-  type MailFinding,
   type MxDetails,
   type SpfDetails,
 } from './mail-details.js';
-import { listInProse, type HealthCheckStatus } from './verdict.js';
+import { listInProse, type HealthCheckStatus } from '../composite/verdict.js';
+import { couldNotRun, withoutFinalStop, type Finding } from '../composite/finding.js';
 
 /* ------------------------------------------------------------------ thresholds */
 
@@ -52,13 +52,8 @@ export const SPF_LOOKUPS_NEAR_LIMIT = 9;
 export const BLACKLIST_LISTINGS_CRITICAL = 1;
 
 /** A check that could not run (decisions §4 `error`): the reason, and what to do. */
-export function mailNotRunFinding<K extends MailCheckId>(id: K, reason: string): MailFinding<MailDetailsById[K]> {
-  return {
-    status: 'error',
-    error: reason,
-    summary: `This check could not run (${withoutFinalStop(reason)}); run the health check again, and if it persists, check that the domain's name servers answer.`,
-    details: mailDetailsNotMeasured(id),
-  };
+export function mailNotRunFinding<K extends MailCheckId>(id: K, reason: string): Finding<MailDetailsById[K]> {
+  return couldNotRun(reason, mailDetailsNotMeasured(id), "check that the domain's name servers answer");
 }
 
 /* ------------------------------------------------------------------ mx */
@@ -71,7 +66,7 @@ export function mailNotRunFinding<K extends MailCheckId>(id: K, reason: string):
  * - an MX host's address is special-purpose (private, loopback, …; RFC 6890): warning.
  * - otherwise ok.
  */
-export function mxFinding(mx: MxLookupResult, allow: readonly string[]): MailFinding<MxDetails> {
+export function mxFinding(mx: MxLookupResult, allow: readonly string[]): Finding<MxDetails> {
   const details: MxDetails = { hosts: mx.hosts, total: mx.hosts.length, nullMx: mx.nullMx, rcode: mx.rcode };
   const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details });
   if (mx.rcode === 'NXDOMAIN') {
@@ -138,7 +133,7 @@ export function mxFinding(mx: MxLookupResult, allow: readonly string[]): MailFin
  * - any other remark of spf-checker, or a tree that could not be fully followed (macros): info;
  * - otherwise ok.
  */
-export function spfFinding(spf: SpfCheckerResult, nullMx: boolean): MailFinding<SpfDetails> {
+export function spfFinding(spf: SpfCheckerResult, nullMx: boolean): Finding<SpfDetails> {
   const details: SpfDetails = {
     record: spf.record,
     recordCount: spf.recordCount,
@@ -232,7 +227,7 @@ export function spfFinding(spf: SpfCheckerResult, nullMx: boolean): MailFinding<
  * - pct below 100 with quarantine/reject: info;
  * - otherwise (quarantine or reject) ok.
  */
-export function dmarcFinding(dmarc: DmarcCheckResult, nullMx: boolean): MailFinding<DmarcDetails> {
+export function dmarcFinding(dmarc: DmarcCheckResult, nullMx: boolean): Finding<DmarcDetails> {
   const details: DmarcDetails = {
     record: dmarc.record,
     policy: dmarc.effectivePolicy,
@@ -311,7 +306,7 @@ export interface DkimFacts {
  * - a usable key has remarks (short RSA key, testing mode, sha1 only): info;
  * - otherwise ok. (A revoked key beside a usable one is an old selector after a rotation: ok.)
  */
-export function dkimFinding(facts: DkimFacts): MailFinding<DkimDetails> {
+export function dkimFinding(facts: DkimFacts): Finding<DkimDetails> {
   const found: DkimCheckResult[] = [];
   const failed: DkimSelectorFailure[] = [];
   for (const o of facts.outcomes) {
@@ -400,7 +395,7 @@ export interface BlacklistFacts {
  *   resolved): info — the listing may be hidden, but that says nothing about the domain;
  * - otherwise ok.
  */
-export function blacklistFinding(facts: BlacklistFacts): MailFinding<BlacklistDetails> {
+export function blacklistFinding(facts: BlacklistFacts): Finding<BlacklistDetails> {
   const results: BlacklistResult[] = facts.addresses.map((a) => ({
     ip: a.ip,
     listed: a.lists.some((l) => l.status === 'listed'),
@@ -476,10 +471,6 @@ export function specialPurpose(ip: string, allow: readonly string[]): string | n
 
 function names(hosts: readonly MxHost[]): string {
   return listInProse(hosts.map((h) => h.exchange));
-}
-
-function withoutFinalStop(text: string): string {
-  return text.trim().replace(/\.$/, '');
 }
 
 function plural(count: number, one: string, many: string): string {

@@ -21,7 +21,7 @@
  * `partBoundMs` is that part's `error` with the reason; the others report as usual. A part whose
  * facts are only partly there (one DKIM selector or one list failed) reports what it has.
  */
-import { createPartBound, type PartBound } from './part-bound.js';
+import { createPartBound, type PartBound } from '../composite/part-bound.js';
 import { NetdiagError } from '../../errors.js';
 import { recordsOfType } from '../../probes/dns/client.js';
 import type { ResolvedAddress } from '../../probes/guard.js';
@@ -37,7 +37,6 @@ import {
   type BlacklistSkip,
   type MailCheckId,
   type MailDetailsById,
-  type MailFinding,
 } from './mail-details.js';
 import {
   blacklistFinding,
@@ -66,8 +65,9 @@ import {
 import { runBimiCheck } from '../mail/bimi-run.js';
 import { runMtaStsCheck } from '../mail/mta-sts-run.js';
 import type { DaneResult } from '../mail/dane.js';
-import { verdictOf, type HealthCheckStatus, type Verdict } from './verdict.js';
+import { verdictOf, type HealthCheckStatus, type Verdict } from '../composite/verdict.js';
 import { canonicalName } from '../../net/dns-name.js';
+import { settleWithin, type Finding } from '../composite/finding.js';
 
 export interface MailHealthCheck<K extends MailCheckId = MailCheckId> {
   id: K;
@@ -120,7 +120,7 @@ export async function runMailHealth(
     const dane = mxNames.then((m) => daneFacts(ctx, m.exchanges));
     const mtaSts = runMtaStsCheck(ctx, domain);
 
-    const parts: { [K in MailCheckId]: Promise<MailFinding<MailDetailsById[K]>> } = {
+    const parts: { [K in MailCheckId]: Promise<Finding<MailDetailsById[K]>> } = {
       mx: runMxLookup(ctx, domain).then((mx) => mxFinding(mx, ctx.config.targets.allow)),
       spf: Promise.all([spf, nullMx]).then(([result, isNull]) => spfFinding(result, isNull)),
       dmarc: Promise.all([runDmarcCheck(ctx, domain), nullMx]).then(([result, isNull]) => dmarcFinding(result, isNull)),
@@ -159,20 +159,14 @@ function usesDane(facts: PerHostFacts<DaneResult> | null): boolean {
 /** One part's finding as a check; its failure or its running past the bound is its `error`. */
 async function settle<K extends MailCheckId>(
   id: K,
-  part: Promise<MailFinding<MailDetailsById[K]>>,
+  part: Promise<Finding<MailDetailsById[K]>>,
   bound: PartBound,
   failures: NetdiagError[],
 ): Promise<MailHealthCheck<K>> {
-  let finding: MailFinding<MailDetailsById[K]>;
-  try {
-    finding = await bound.race(part);
-  } catch (e) {
-    // An upstream that failed or timed out (ProbeError), or no system resolver (InputError), is this
-    // part's finding; anything else is a bug and fails the request (500).
-    if (!(e instanceof NetdiagError)) throw e;
+  const finding = await settleWithin(bound, part, (e) => {
     failures.push(e);
-    finding = mailNotRunFinding(id, e.message);
-  }
+    return mailNotRunFinding(id, e.message);
+  });
   return {
     id,
     label: MAIL_CHECK_LABELS[id],

@@ -20,8 +20,8 @@ import type {
   TlsRptDetails,
   TransportSkip,
 } from './mail-details.js';
-import type { HealthCheckStatus } from './verdict.js';
-import { listInProse } from './verdict.js';
+import type { HealthCheckStatus } from '../composite/verdict.js';
+import { listInProse } from '../composite/verdict.js';
 
 /** MX hosts tested by starttls and dane, by priority: the bound on connections one request opens. */
 export const MAIL_TRANSPORT_MAX_HOSTS = 5;

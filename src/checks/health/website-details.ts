@@ -3,7 +3,6 @@
  * reports (api-v1.md). A check that could not run reports the same keys with nothing
  * measured (null), so that clients can read details by id whatever the status.
  */
-import type { HealthCheckStatus } from './verdict.js';
 import type { PortState } from '../../probes/tcp/port-state.js';
 import type { SslStatus } from '../tls/certificate.js';
 
@@ -142,13 +141,7 @@ export interface WebsiteDetailsById {
   ports: PortsDetails;
 }
 
-export interface Finding<D> {
-  status: HealthCheckStatus;
-  summary: string;
-  details: D;
-  /** why the check could not run: only with status `error` */
-  error?: string;
-}
+export type { Finding } from '../composite/finding.js';
 
 /** The details of a check that could not run: the same keys, nothing measured. */
 export function detailsNotMeasured<K extends WebsiteCheckId>(id: K): WebsiteDetailsById[K] {

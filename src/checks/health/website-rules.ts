@@ -16,7 +16,7 @@ import { mediaTypeOf } from '../../probes/http/content-type.js';
 import type { SecurityHeaderScore } from '../http/security-headers.js';
 import type { SslStatus } from '../tls/certificate.js';
 import type { PingStatistics } from '../../probes/ping/parse.js';
-import { listInProse, type HealthCheckStatus } from './verdict.js';
+import { listInProse, type HealthCheckStatus } from '../composite/verdict.js';
 import {
   detailsNotMeasured,
   type DnsDetails,
@@ -39,6 +39,7 @@ import {
   type WebsiteCheckId,
   type WebsiteDetailsById,
 } from './website-details.js';
+import { couldNotRun, withoutFinalStop } from '../composite/finding.js';
 
 /* ------------------------------------------------------------------ thresholds */
 
@@ -65,16 +66,7 @@ export const COMPRESSION_MIN_BYTES = 1024;
 
 /** A check that could not run (decisions §4 `error`): the reason, and what to do. */
 export function notRunFinding<K extends WebsiteCheckId>(id: K, reason: string): Finding<WebsiteDetailsById[K]> {
-  return {
-    status: 'error',
-    error: reason,
-    summary: `This check could not run (${withoutFinalStop(reason)}); run the health check again, and if it persists, check that the site is reachable from the internet.`,
-    details: detailsNotMeasured(id),
-  };
-}
-
-function withoutFinalStop(text: string): string {
-  return text.trim().replace(/\.$/, '');
+  return couldNotRun(reason, detailsNotMeasured(id), 'check that the site is reachable from the internet');
 }
 
 function plural(count: number, one: string, many: string): string {

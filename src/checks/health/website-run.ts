@@ -28,8 +28,7 @@
  * - The checks connect to the first IPv4 address of the name, else its first IPv6 one
  *   (`ip`), like the single checks.
  */
-import { COMPOSITE_PART_BOUND_MS, createPartBound, type PartBound } from './part-bound.js';
-import { NetdiagError } from '../../errors.js';
+import { COMPOSITE_PART_BOUND_MS, createPartBound, type PartBound } from '../composite/part-bound.js';
 import { ProbeError } from '../../probes/errors.js';
 import type { FetchResult } from '../../probes/http/fetcher.js';
 import { TlsProbeError } from '../../probes/tls/prober.js';
@@ -37,7 +36,7 @@ import type { CheckContext } from '../../loaders/context.js';
 import { scoreSecurityHeaders } from '../http/security-headers.js';
 import { firstAddressPerFamily, MAIN_HANDSHAKE_ALPN, runPortChecker, runSslChecker } from '../tls/run.js';
 import { isCloudflareChallenge } from './cloudflare.js';
-import { verdictOf, type HealthCheckStatus, type Verdict } from './verdict.js';
+import { verdictOf, type HealthCheckStatus, type Verdict } from '../composite/verdict.js';
 import {
   WEBSITE_CHECK_IDS,
   WEBSITE_CHECK_LABELS,
@@ -63,6 +62,7 @@ import {
   sslFailureFinding,
   sslFinding,
 } from './website-rules.js';
+import { settleWithin } from '../composite/finding.js';
 
 /**
  * Each part ends within this long after the check starts: 5 s of the composite bound
@@ -292,16 +292,13 @@ async function settlePart(
   bound: PartBound,
   work: () => Promise<Findings>,
 ): Promise<Outcomes> {
-  try {
-    const findings = await bound.race(work());
-    const outcomes: Outcomes = {};
-    for (const id of ids) {
-      const finding = findings[id];
-      if (finding !== undefined) Object.assign(outcomes, { [id]: { ...finding, error: finding.error ?? null } });
-    }
-    return outcomes;
-  } catch (e) {
-    if (!(e instanceof NetdiagError)) throw e;
-    return Object.fromEntries(ids.map((id) => [id, { ...notRunFinding(id, e.message), error: e.message }])) as Outcomes;
+  const findings = await settleWithin(bound, work(), (e) =>
+    Object.fromEntries(ids.map((id) => [id, notRunFinding(id, e.message)])),
+  );
+  const outcomes: Outcomes = {};
+  for (const id of ids) {
+    const finding = (findings as Findings)[id];
+    if (finding !== undefined) Object.assign(outcomes, { [id]: { ...finding, error: finding.error ?? null } });
   }
+  return outcomes;
 }

@@ -3,7 +3,7 @@
  * HealthCheck and their status enums, also used by mailhealth-check) and
  * website-health-check with its details, typed per check id through a union.
  */
-import type { HealthCheckStatus, Verdict } from '../../checks/health/verdict.js';
+import type { HealthCheckStatus, Verdict } from '../../checks/composite/verdict.js';
 import {
   COMPRESSION_MIN_BYTES,
   LATENCY_CRITICAL_MS,
@@ -36,6 +36,7 @@ import type {
 } from '../../checks/health/website-details.js';
 import type { WebsiteCheck, WebsiteHealthResult } from '../../checks/health/website-run.js';
 import { builder } from '../builder.js';
+import { checkDetailsUnion } from './check-details.js';
 
 /* ------------------------------------------------------------ shared by the composite checks */
 
@@ -311,21 +312,14 @@ export const DETAILS_TYPE_OF = {
   protocol: WebsiteProtocolDetails,
   compression: WebsiteCompressionDetails,
   ports: WebsitePortsDetails,
-} as const;
+} as const satisfies Record<WebsiteCheckId, unknown>;
 
-/** Which check a details object belongs to, recorded as the `details` field hands it out (union resolution). */
-export const detailsOwner = new WeakMap<object, WebsiteCheckId>();
-
-export const WebsiteCheckDetails = builder.unionType('WebsiteCheckDetails', {
-  description:
-    "A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …). A check that could not run has every field null.",
-  types: Object.values(DETAILS_TYPE_OF),
-  resolveType: (details) => {
-    const id = detailsOwner.get(details);
-    if (id === undefined) throw new Error('website-health-check details without their check');
-    return DETAILS_TYPE_OF[id];
-  },
-});
+const WebsiteCheckDetailsUnion = checkDetailsUnion(
+  'WebsiteCheckDetails',
+  "A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …). A check that could not run has every field null.",
+  DETAILS_TYPE_OF,
+);
+export const WebsiteCheckDetails = WebsiteCheckDetailsUnion.union;
 
 export const WebsiteCheckRef = builder.objectRef<WebsiteCheck>('WebsiteCheck').implement({
   description: `One check of website-health-check. id: dns, location, organization, ping, latency, http, redirects, ssl, security, protocol, compression or ports (in this order); each details type states its rule.`,
@@ -333,10 +327,7 @@ export const WebsiteCheckRef = builder.objectRef<WebsiteCheck>('WebsiteCheck').i
   fields: (t) => ({
     details: t.field({
       type: WebsiteCheckDetails,
-      resolve: (c) => {
-        detailsOwner.set(c.details, c.id);
-        return c.details;
-      },
+      resolve: (c) => WebsiteCheckDetailsUnion.tag(c.id, c.details),
     }),
   }),
 });

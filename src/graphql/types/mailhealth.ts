@@ -23,6 +23,7 @@ import type { TransportSkip } from '../../checks/health/mail-details.js';
 import { BLACKLIST_LISTINGS_CRITICAL, SPF_LOOKUPS_NEAR_LIMIT } from '../../checks/health/mail-rules.js';
 import type { MxHost } from '../../checks/dns/lookup-run.js';
 import { builder } from '../builder.js';
+import { checkDetailsUnion } from './check-details.js';
 import { Bimi } from './bimi.js';
 import { Dane } from './dane.js';
 import { DnsRcode, mxHostFields } from './dns.js';
@@ -253,21 +254,14 @@ export const DETAILS_TYPE_OF = {
   starttls: MailStarttlsDetails,
   dane: MailDaneDetails,
   bimi: MailBimiDetails,
-} as const;
+} as const satisfies Record<MailCheckId, unknown>;
 
-/** Which check a details object belongs to, recorded as the `details` field hands it out (union resolution). */
-export const detailsOwner = new WeakMap<object, MailCheckId>();
-
-export const MailCheckDetails = builder.unionType('MailCheckDetails', {
-  description:
-    "A mail check's details: the type follows the check's id (MailMxDetails for mx, …; the transport parts hold their single check's data under its name, e.g. MailTlsRptDetails.tlsRpt). A check that could not run has every field null.",
-  types: Object.values(DETAILS_TYPE_OF),
-  resolveType: (details) => {
-    const id = detailsOwner.get(details);
-    if (id === undefined) throw new Error('mailhealth-check details without their check');
-    return DETAILS_TYPE_OF[id];
-  },
-});
+const MailCheckDetailsUnion = checkDetailsUnion(
+  'MailCheckDetails',
+  "A mail check's details: the type follows the check's id (MailMxDetails for mx, …; the transport parts hold their single check's data under its name, e.g. MailTlsRptDetails.tlsRpt). A check that could not run has every field null.",
+  DETAILS_TYPE_OF,
+);
+export const MailCheckDetails = MailCheckDetailsUnion.union;
 
 export const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').implement({
   description:
@@ -276,10 +270,7 @@ export const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').impl
   fields: (t) => ({
     details: t.field({
       type: MailCheckDetails,
-      resolve: (c) => {
-        detailsOwner.set(c.details, c.id);
-        return c.details;
-      },
+      resolve: (c) => MailCheckDetailsUnion.tag(c.id, c.details),
     }),
   }),
 });

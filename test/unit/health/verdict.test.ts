@@ -6,7 +6,7 @@ import {
   worstVerdictStatus,
   type HealthCheckStatus,
   type VerdictInput,
-} from '../../../src/checks/health/verdict.js';
+} from '../../../src/checks/composite/verdict.js';
 
 const check = (label: string, status: HealthCheckStatus, summary = `${label} summary.`): VerdictInput => ({
   label,
