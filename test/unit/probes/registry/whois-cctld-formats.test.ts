@@ -1,0 +1,101 @@
+/**
+ * ccTLD formats the shared corpus holds few facts of (issue 10, "WHOIS coverage"): synthetic answers
+ * written in each registry's published layout, so a regression in any one shows here and not only in a
+ * held-out comparison.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseWhois } from '../../../../src/probes/registry/whois-parse.js';
+
+describe('WHOIS ccTLD formats', () => {
+  it('.uy / .ve: name servers listed under "Servidor(es) de Nombres de Dominio:" as "- host" lines', () => {
+    const answer = [
+      'Servidor Whois de NIC-Uruguay (.UY)',
+      '',
+      'Titular:',
+      '   Universidad de la Republica',
+      '',
+      '   Nombre de Dominio: example.edu.uy',
+      '   Registrado por: Servicio Central de Informática de la Universidad (SeCIU-UdelaR) (http://www.nic.org.uy)',
+      '',
+      '   Ultima Actualizacion: 2019-03-04 12:13:14',
+      '   Fecha de Creacion: 1997-05-06 00:00:00',
+      '',
+      '   Estatus del dominio: ACTIVO',
+      '',
+      '   Servidor(es) de Nombres de Dominio:',
+      '',
+      '   - ns1.example.edu.uy',
+      '   - ns2.seciu.edu.uy',
+      '',
+      'NIC-Uruguay - SeCIU - UdelaR',
+    ].join('\n');
+    const facts = parseWhois(answer, 'example.edu.uy');
+    expect(facts.nameServers).toEqual(['ns1.example.edu.uy', 'ns2.seciu.edu.uy']);
+    expect(facts.creationDate).toBe('1997-05-06T00:00:00.000Z');
+    expect(facts.updatedDate).toBe('2019-03-04T12:13:14.000Z');
+  });
+
+  it('.jp organisational names: the expiry is the date in "[State] Connected (YYYY/MM/DD)"', () => {
+    const answer = [
+      '[ JPRS database provides information on network administration. ]',
+      '',
+      'Domain Information: [ドメイン情報]',
+      'a. [Domain Name]                 EXAMPLE.CO.JP',
+      'g. [Organization]                Example K.K.',
+      'p. [Name Server]                 ns1.example.co.jp',
+      'p. [Name Server]                 ns2.example.co.jp',
+      '[State]                         Connected (2026/05/31)',
+      '[Registered Date]               2001/05/15',
+      '[Connected Date]                2001/05/15',
+      '[Last Update]                   2025/06/01 01:05:07 (JST)',
+    ].join('\n');
+    const facts = parseWhois(answer, 'example.co.jp');
+    expect(facts.expiryDate).toBe('2026-05-31T00:00:00.000Z');
+    expect(facts.creationDate).toBe('2001-05-15T00:00:00.000Z');
+    expect(facts.updatedDate).toBe('2025-05-31T16:05:07.000Z');
+    expect(facts.nameServers).toEqual(['ns1.example.co.jp', 'ns2.example.co.jp']);
+  });
+
+  it('.il: the update date is the latest "changed:" line of the domain object, not of its contacts', () => {
+    const answer = [
+      'domain:       example.co.il',
+      'descr:        Example Ltd',
+      'nserver:      ns1.example.co.il',
+      'nserver:      ns2.example.co.il',
+      'validity:     05-06-2027',
+      'DNSSEC:       unsigned',
+      'status:       Transfer Locked',
+      'changed:      registrar AT ns.il 19990605 (Assigned)',
+      'changed:      domain-registrar AT isoc.org.il 20070118 (Changed)',
+      'changed:      domain-registrar AT isoc.org.il 20181216 (Changed)',
+      '',
+      'person:       Some One',
+      'nic-hdl:      II-SO1-IL',
+      'changed:      Managing Registrar 20240329',
+    ].join('\n');
+    const facts = parseWhois(answer, 'example.co.il');
+    expect(facts.updatedDate).toBe('2018-12-16T00:00:00.000Z');
+    expect(facts.expiryDate).toBe('2027-06-05T00:00:00.000Z');
+  });
+
+  it('.tn: the creation date under ATI\'s misspelt "Acivated" key', () => {
+    const answer = [
+      'Domain   \t: example.com.tn',
+      'Acivated \t: 2013-12-13 22:15:08',
+      'Registrar\t: EXAMPLE REGISTRAR',
+      '',
+      'Owner Created\t: 2013-12-13 20:00:57',
+    ].join('\n');
+    const facts = parseWhois(answer, 'example.com.tn');
+    expect(facts.creationDate).toBe('2013-12-13T22:15:08.000Z');
+    expect(facts.registrar).toBe('EXAMPLE REGISTRAR');
+  });
+
+  it(".tk: Freenom's not-found wording", () => {
+    const facts = parseWhois(
+      '\n   Invalid query or domain name not known in Dot TK Domain Registry\n',
+      'nothing-here.tk',
+    );
+    expect(facts.notFound).toBe(true);
+  });
+});
