@@ -16,29 +16,19 @@ export interface ReverseDns {
   error: string | null;
 }
 
-export interface PingData {
+export interface PingData
+  extends Pick<
+    PingStatistics,
+    'status' | 'sent' | 'received' | 'lost' | 'lossPercent' | 'min' | 'max' | 'average' | 'duplicates' | 'text'
+  > {
   /** the host as requested, normalised (lower-case A-label without trailing dot, or canonical IP text) */
   host: string;
   /** the address pinged */
   ip: string;
   reverseDns: string;
   reverseDnsError: string | null;
-  /** decisions §4: Online with at least one reply, Offline with none */
-  status: 'Online' | 'Offline';
-  sent: number;
-  received: number;
-  lost: number;
-  lossPercent: number;
-  /** round-trip times in ms; null when Offline */
-  min: number | null;
-  max: number | null;
-  average: number | null;
-  /** duplicate replies ping counted (not in `received`) */
-  duplicates: number;
-  /** ICMP errors ping counted, e.g. Destination Host Unreachable from a router */
+  /** ICMP errors ping counted, e.g. Destination Host Unreachable from a router (PingStatistics.errors) */
   icmpErrors: number;
-  /** the transcript as ping printed it */
-  text: string;
 }
 
 /**

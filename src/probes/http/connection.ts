@@ -13,7 +13,8 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import { ProbeError, type ProbeErrorKind } from '../errors.js';
+import { isProbeError, ProbeError, type ProbeErrorKind } from '../errors.js';
+import { connectTcp as connectOnce } from '../tcp/connect.js';
 import type { ResolvedAddress, TargetGuard } from '../guard.js';
 
 /** The fetch's end-to-end bound as the connection sees it. */
@@ -104,52 +105,41 @@ export async function openConnection(p: ConnectParameters): Promise<OpenedConnec
   throw lastFailure;
 }
 
-function connectTcp(
+/** One connect attempt (tcp/connect.ts), its outcome as the fetcher's errors; the bound's end is its error. */
+async function connectTcp(
   address: ResolvedAddress,
   port: number,
   upstream: string,
   timeoutMs: number,
   bound: FetchBound,
 ): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const what = `TCP connection to ${address.address} port ${port}`;
-    const socket = net.connect({ host: address.address, port, family: address.family, noDelay: true });
-    // Errors after the hand-over are seen by undici's own listener; this one keeps an
-    // error in between from becoming an uncaught exception.
-    socket.on('error', ignore);
-    const settle = (): void => {
-      clearTimeout(timer);
-      bound.signal.removeEventListener('abort', onAbort);
-      socket.removeListener('error', onError);
-      socket.removeListener('connect', onConnect);
-    };
-    const fail = (e: unknown): void => {
-      settle();
-      socket.destroy();
-      reject(e);
-    };
-    const onAbort = (): void => fail(bound.error(upstream));
-    const onError = (e: Error): void => fail(socketError(e, upstream, what));
-    const onConnect = (): void => {
-      settle();
-      resolve(socket);
-    };
-    const timer = setTimeout(
-      () => fail(new ProbeError('TIMEOUT', upstream, `${what} not established within ${Math.round(timeoutMs)} ms`)),
-      timeoutMs,
-    );
-    socket.once('error', onError);
-    socket.once('connect', onConnect);
-    if (bound.signal.aborted) onAbort();
-    else bound.signal.addEventListener('abort', onAbort, { once: true });
+  const what = `TCP connection to ${address.address} port ${port}`;
+  const outcome = await connectOnce({
+    ip: address.address,
+    port,
+    timeoutMs,
+    signal: bound.signal,
+    noDelay: true,
+  }).catch((e: unknown) => {
+    throw isProbeError(e) && e.kind === 'ABORTED' ? bound.error(upstream) : e;
   });
-}
-
-function socketError(e: Error, upstream: string, what: string): ProbeError {
-  const code = (e as NodeJS.ErrnoException).code ?? '';
-  if (code === 'ECONNREFUSED') return new ProbeError('REFUSED', upstream, `${what} refused`, { cause: e });
-  if (code === 'ETIMEDOUT') return new ProbeError('TIMEOUT', upstream, `${what} timed out`, { cause: e });
-  return new ProbeError('UNREACHABLE', upstream, `${what} failed: ${code || e.message}`, { cause: e });
+  switch (outcome.kind) {
+    case 'connected':
+      // Errors after the hand-over are seen by undici's own listener; this one keeps an error in
+      // between from becoming an uncaught exception.
+      outcome.socket.on('error', ignore);
+      return outcome.socket;
+    case 'timeout':
+      throw new ProbeError('TIMEOUT', upstream, `${what} not established within ${Math.round(timeoutMs)} ms`);
+    case 'failed':
+      if (outcome.code === 'ECONNREFUSED') throw new ProbeError('REFUSED', upstream, `${what} refused`);
+      if (outcome.code === 'ETIMEDOUT') throw new ProbeError('TIMEOUT', upstream, `${what} timed out`);
+      throw new ProbeError(
+        'UNREACHABLE',
+        upstream,
+        `${what} failed: ${outcome.code === 'UNKNOWN' ? outcome.message : outcome.code}`,
+      );
+  }
 }
 
 function handshake(socket: net.Socket, ip: string, p: ConnectParameters): Promise<tls.TLSSocket> {

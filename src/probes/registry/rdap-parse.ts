@@ -6,23 +6,11 @@
  * abuse contact sits and whether names carry a trailing dot.
  */
 import { canonicalName } from '../../net/dns-name.js';
+import type { RegistrationFacts } from './registration.js';
 
-export interface RegistryFacts {
-  /** the domain the answer is about (lower case, no trailing dot) */
-  domainName: string | null;
-  registrar: string | null;
-  /** ISO 8601 UTC as Date#toISOString writes it ("2024-01-02T03:04:05.000Z"), like the WHOIS parser */
-  creationDate: string | null;
-  updatedDate: string | null;
-  expiryDate: string | null;
-  /** lower case, no trailing dot, in the order served, without duplicates */
-  nameServers: string[];
-  abuseEmail: string | null;
-  abusePhone: string | null;
+export interface RegistryFacts extends RegistrationFacts {
   /** RDAP status values (RFC 9083 §10.2.2), as served */
   status: string[];
-  /** the server says it withheld data (RFC 9537 "redacted", or a redaction remark/notice) */
-  redacted: boolean;
   /** the registrar's RDAP record of this domain, linked by a thin registry (rel "related") */
   registrarRdapUrl: string | null;
 }

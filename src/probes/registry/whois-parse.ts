@@ -43,32 +43,19 @@ import {
 } from './whois/select.js';
 import { cleanRegistrar, readWhoisServer } from './whois/values.js';
 import type { WhoisServer } from './whois/values.js';
+import type { RegistrationFacts } from './registration.js';
 
 export { normaliseWhoisDate } from './whois/dates.js';
 export type { DateReadingOptions } from './whois/dates.js';
 export type { WhoisServer } from './whois/values.js';
 
-export interface WhoisFacts {
+export interface WhoisFacts extends RegistrationFacts {
   /** The registry's own "no match" / "not found" / "available" wording, and no domain facts. */
   notFound: boolean;
   /** A quota, rate-limit or access-denied refusal instead of an answer. */
   rateLimited: boolean;
-  registrar: string | null;
-  /** ISO 8601 UTC timestamps ("2024-01-02T03:04:05.000Z"); a date without time is midnight UTC. */
-  creationDate: string | null;
-  updatedDate: string | null;
-  expiryDate: string | null;
-  /** Lower-case, trailing dot removed, de-duplicated, addresses after the name dropped. */
-  nameServers: string[];
-  /** The registrar's abuse contact (ICANN RAA 2013 §3.18). */
-  abuseEmail: string | null;
-  abusePhone: string | null;
   /** Next WHOIS server to ask: IANA `refer:`/`whois:`, `Registrar WHOIS Server:`. */
   referral: WhoisServer | null;
-  /** Personal data withheld ("REDACTED FOR PRIVACY", "Data Protected"...). */
-  redacted: boolean;
-  /** The domain as the answer states it, lower-case. */
-  domainName: string | null;
 }
 
 /** Answers are capped at 256 KiB by the probe; the parser bounds its own work the same way. */

@@ -1,7 +1,8 @@
 /**
  * TCP connection attempts to an address the target guard has already checked.
  * Never resolves names: `ip` must be an IP literal. Used by port-checker
- * (probeTcpPort) and as the first phase of the TLS probe (connectTcp).
+ * (probeTcpPort), as the first phase of the TLS probe and of the SMTP session, and by the
+ * HTTP fetcher's connector (http/connection.ts): the one TCP connect of the service.
  */
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +18,8 @@ export interface TcpConnectOptions {
   /** bound on the TCP handshake (decisions §8: 5 s) */
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** disable Nagle's algorithm on the socket (a connection that will carry a request) */
+  readonly noDelay?: boolean;
 }
 
 export type TcpConnectOutcome =
@@ -58,7 +61,7 @@ export function connectTcp(opts: TcpConnectOptions): Promise<TcpConnectOutcome> 
 
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const socket = net.connect({ host: ip, port });
+    const socket = net.connect({ host: ip, port, ...(opts.noDelay ? { noDelay: true } : {}) });
     let settled = false;
 
     const settle = (keepSocket: boolean, action: () => void): void => {
