@@ -46,3 +46,36 @@ export async function untilAborted<T>(
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
+
+export interface DeadlineSignal {
+  /** aborts when the time is up or the caller's signal aborts */
+  readonly signal: AbortSignal;
+  /** whether the time ran out (rather than the caller's signal ending the work) */
+  timedOut(): boolean;
+  /** clears the timer and the listener on the caller's signal: call it when the work has ended */
+  release(): void;
+}
+
+/**
+ * One signal for an exchange bounded both by its own time-out and by the caller's signal (an RDAP
+ * look-up across its redirects, an IPinfo request), telling afterwards which of the two ended it.
+ */
+export function deadlineSignal(ms: number, caller?: AbortSignal): DeadlineSignal {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, ms);
+  const onCallerAbort = (): void => controller.abort();
+  if (caller?.aborted) controller.abort();
+  else caller?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    release: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}

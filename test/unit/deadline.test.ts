@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { untilAborted, withDeadline } from '../../src/deadline.js';
+import { deadlineSignal, untilAborted, withDeadline } from '../../src/deadline.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -66,5 +66,34 @@ describe('untilAborted', () => {
 
   it('waits for the work alone without a signal', async () => {
     await expect(untilAborted(Promise.resolve(3), undefined, () => new Error('x'))).resolves.toBe(3);
+  });
+});
+
+describe('deadlineSignal', () => {
+  it('aborts when the time is up, saying so, and leaves nothing behind once released', async () => {
+    const caller = new AbortController();
+    const remove = vi.spyOn(caller.signal, 'removeEventListener');
+    const deadline = deadlineSignal(100, caller.signal);
+    await vi.advanceTimersByTimeAsync(99);
+    expect(deadline.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(deadline.signal.aborted).toBe(true);
+    expect(deadline.timedOut()).toBe(true);
+    deadline.release();
+    expect(remove).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("aborts with the caller's signal, which is not a time-out", () => {
+    const caller = new AbortController();
+    const deadline = deadlineSignal(100, caller.signal);
+    caller.abort();
+    expect(deadline.signal.aborted).toBe(true);
+    expect(deadline.timedOut()).toBe(false);
+    deadline.release();
+    expect(vi.getTimerCount()).toBe(0);
+    const already = deadlineSignal(100, AbortSignal.abort());
+    expect(already.signal.aborted).toBe(true);
+    already.release();
   });
 });

@@ -9,6 +9,7 @@
  * JSON record for the address asked (MALFORMED), and connection failures.
  * Messages name the upstream by host only: the URL carries the token.
  */
+import { deadlineSignal } from '../../deadline.js';
 import { request, type Dispatcher } from 'undici';
 import { factsFromIpinfoRecord, IpinfoRecordError } from './ipinfo-record.js';
 import { addressWords } from './address-words.js';
@@ -47,20 +48,13 @@ export function createIpinfoLiteClient(options: IpinfoLiteOptions): IpinfoLiteCl
       if (!address) throw new TypeError(`not an IP address: ${JSON.stringify(ip)}`);
       if (signal?.aborted) throw fail('ABORTED', 'was not asked: the request ended');
 
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, options.timeoutMs);
-      const onCallerAbort = (): void => controller.abort();
-      signal?.addEventListener('abort', onCallerAbort, { once: true });
+      const deadline = deadlineSignal(options.timeoutMs, signal);
       let body: Dispatcher.ResponseData['body'] | undefined;
       try {
         const response = await request(liteUrl(base, address.text, options.token), {
           method: 'GET',
           headers: { accept: 'application/json' },
-          signal: controller.signal,
+          signal: deadline.signal,
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         });
         body = response.body;
@@ -74,12 +68,11 @@ export function createIpinfoLiteClient(options: IpinfoLiteOptions): IpinfoLiteCl
         return parseAnswer(text, address.text, ip, fail);
       } catch (e) {
         if (e instanceof ProbeError) throw e;
-        if (timedOut) throw fail('TIMEOUT', `did not answer within ${options.timeoutMs} ms`, e);
+        if (deadline.timedOut()) throw fail('TIMEOUT', `did not answer within ${options.timeoutMs} ms`, e);
         if (signal?.aborted) throw fail('ABORTED', 'was not awaited: the request ended', e);
         throw classifyTransportError(e, fail);
       } finally {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onCallerAbort);
+        deadline.release();
         // Releases the socket when the body was not read to the end (error status,
         // bound exceeded, time-out). undici then emits "Request aborted" on the body:
         // that error is our own doing, so it is consumed here.

@@ -8,6 +8,7 @@
  * §5.2 lets a registry send the client to the registrar's server). Bodies are read
  * with a byte cap (decisions §8) and one deadline covers every hop.
  */
+import { deadlineSignal } from '../../deadline.js';
 import net from 'node:net';
 import { request, type Dispatcher } from 'undici';
 import { TargetRefusedError } from '../../errors.js';
@@ -115,18 +116,10 @@ export function createRdapClient(
       const maxBytes = opts.maxBytes ?? RDAP_MAX_BYTES;
 
       // One deadline for every hop; the caller's signal cancels it too.
-      const deadline = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        deadline.abort();
-      }, opts.timeoutMs);
-      const onCallerAbort = (): void => deadline.abort();
-      if (opts.signal?.aborted) deadline.abort();
-      opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+      const deadline = deadlineSignal(opts.timeoutMs, opts.signal);
 
       const interrupted = (host: string, cause: unknown): ProbeError =>
-        timedOut
+        deadline.timedOut()
           ? new ProbeError('TIMEOUT', host, `RDAP server ${host} did not answer within ${opts.timeoutMs} ms`, { cause })
           : new ProbeError('ABORTED', host, `RDAP query to ${host} was cancelled`, { cause });
 
@@ -206,8 +199,7 @@ export function createRdapClient(
           }
         }
       } finally {
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onCallerAbort);
+        deadline.release();
       }
     },
   };
