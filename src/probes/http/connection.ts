@@ -5,16 +5,17 @@
  * socket's remote address, then for https a TLS handshake with SNI, ALPN and the
  * certificate checked against the hostname (or the IP literal).
  *
- * The handshake never rejects a certificate by itself: `authorized` and
- * `authorizationError` carry the verdict (chain and name, as Node computes them), and
- * certificateErrors 'fail' turns a bad verdict into ProbeError TLS. A failed handshake
- * (alert, no common version, not TLS at all) is ProbeError TLS with OpenSSL's code.
+ * TCP and TLS are the probes' own (tcp/connect.ts, tls/prober.ts secureSocket). The handshake
+ * never rejects a certificate by itself: `authorized` and `authorizationError` carry the verdict
+ * (chain and name, as Node computes them), and certificateErrors 'fail' turns a bad verdict into
+ * ProbeError TLS. A failed handshake (alert, no common version, not TLS at all) is ProbeError TLS
+ * with OpenSSL's code.
  */
-import net from 'node:net';
+import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import tls from 'node:tls';
 import { isProbeError, ProbeError, type ProbeErrorKind } from '../errors.js';
 import { connectTcp as connectOnce } from '../tcp/connect.js';
+import { secureSocket, TlsProbeError, type SecuredSocket } from '../tls/prober.js';
 import type { ResolvedAddress, TargetGuard } from '../guard.js';
 
 /** The fetch's end-to-end bound as the connection sees it. */
@@ -90,12 +91,13 @@ export async function openConnection(p: ConnectParameters): Promise<OpenedConnec
       if (!p.secure) return { socket, remoteAddress, tcpMs, tlsMs: 0, tls: null };
       const tlsStarted = performance.now();
       const secured = await handshake(socket, address.address, p);
+      const { protocol, cipher, alpn, authorized, authorizationError } = secured;
       return {
-        socket: secured,
+        socket: secured.socket,
         remoteAddress,
         tcpMs,
         tlsMs: performance.now() - tlsStarted,
-        tls: describeTls(secured),
+        tls: { protocol, cipher, alpn, authorized, authorizationError },
       };
     } catch (e) {
       socket.destroy();
@@ -142,84 +144,32 @@ async function connectTcp(
   }
 }
 
-function handshake(socket: net.Socket, ip: string, p: ConnectParameters): Promise<tls.TLSSocket> {
-  const timeoutMs = Math.min(p.tlsTimeoutMs, p.bound.remainingMs());
+/**
+ * The TLS handshake of an https hop, on the TLS probe's handshake (tls/prober.ts secureSocket): SNI,
+ * ALPN, Node's chain and name verdict. Every handshake failure is a ProbeError TLS (TIMEOUT for our
+ * bound; the fetch's own end is its error); certificateErrors 'fail' turns a bad verdict into TLS too.
+ */
+async function handshake(socket: net.Socket, ip: string, p: ConnectParameters): Promise<SecuredSocket> {
   const peer = p.servername ?? ip;
-  return new Promise((resolve, reject) => {
-    const secured = tls.connect({
-      socket,
-      host: ip,
-      // With no servername Node checks the certificate against `host`, the IP literal.
-      ...(p.servername !== null ? { servername: p.servername } : {}),
-      ALPNProtocols: !p.http2 ? ['http/1.1'] : ['h2', 'http/1.1'],
-      // The chain and name verdicts are read from authorized/authorizationError below.
-      rejectUnauthorized: false,
+  let secured: SecuredSocket;
+  try {
+    secured = await secureSocket(socket, {
+      ip,
+      port: p.port,
+      servername: p.servername,
+      alpn: p.http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
       ...(p.ca !== undefined ? { ca: p.ca } : {}),
+      handshakeTimeoutMs: Math.min(p.tlsTimeoutMs, p.bound.remainingMs()),
+      signal: p.bound.signal,
     });
-    secured.on('error', ignore);
-    const settle = (): void => {
-      clearTimeout(timer);
-      p.bound.signal.removeEventListener('abort', onAbort);
-      secured.removeListener('error', onError);
-      secured.removeListener('secureConnect', onSecure);
-    };
-    const fail = (e: unknown): void => {
-      settle();
-      secured.destroy();
-      reject(e);
-    };
-    const onAbort = (): void => fail(p.bound.error(p.upstream));
-    const onError = (e: Error): void => {
-      const code = (e as NodeJS.ErrnoException).code;
-      fail(
-        new ProbeError('TLS', p.upstream, `TLS handshake with ${peer} failed: ${code ? `${code}: ` : ''}${e.message}`, {
-          cause: e,
-        }),
-      );
-    };
-    const onSecure = (): void => {
-      settle();
-      if (p.certificateErrors === 'fail' && !secured.authorized) {
-        secured.destroy();
-        reject(
-          new ProbeError('TLS', p.upstream, `certificate of ${peer} not accepted: ${authorizationErrorOf(secured)}`),
-        );
-        return;
-      }
-      resolve(secured);
-    };
-    const timer = setTimeout(
-      () =>
-        fail(
-          new ProbeError(
-            'TIMEOUT',
-            p.upstream,
-            `TLS handshake with ${peer} not completed within ${Math.round(timeoutMs)} ms`,
-          ),
-        ),
-      timeoutMs,
-    );
-    secured.once('error', onError);
-    secured.once('secureConnect', onSecure);
-    if (p.bound.signal.aborted) onAbort();
-    else p.bound.signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function authorizationErrorOf(socket: tls.TLSSocket): string | null {
-  if (socket.authorized) return null;
-  const error: unknown = socket.authorizationError;
-  if (typeof error === 'string') return error;
-  if (error instanceof Error) return (error as NodeJS.ErrnoException).code ?? error.message;
-  return 'certificate not verified';
-}
-
-function describeTls(socket: tls.TLSSocket): HopTls {
-  return {
-    protocol: socket.getProtocol(),
-    cipher: socket.getCipher()?.name ?? null,
-    alpn: typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : null,
-    authorized: socket.authorized,
-    authorizationError: authorizationErrorOf(socket),
-  };
+  } catch (e) {
+    if (!(e instanceof TlsProbeError)) throw e;
+    if (e.kind === 'ABORTED') throw p.bound.error(p.upstream);
+    throw new ProbeError(e.kind === 'TIMEOUT' ? 'TIMEOUT' : 'TLS', p.upstream, e.message, { cause: e });
+  }
+  if (p.certificateErrors === 'fail' && !secured.authorized) {
+    secured.socket.destroy();
+    throw new ProbeError('TLS', p.upstream, `certificate of ${peer} not accepted: ${secured.authorizationError}`);
+  }
+  return secured;
 }

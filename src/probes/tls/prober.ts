@@ -9,6 +9,9 @@
  *
  * Reads are bounded by OpenSSL itself: the handshake stops at its certificate-list
  * limit (100 KiB), and the socket is destroyed as soon as the handshake ends.
+ *
+ * The same handshake serves the SMTP session's STARTTLS (tlsHandshakeOverSocket) and the HTTP
+ * fetcher's https connections (secureSocket, which hands the socket over open): one TLS stack.
  */
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -259,13 +262,12 @@ function runHandshake(
   context: { upstream: string; start: number; tcpMs: number; remoteAddress: string; swallowLateError: () => void },
 ): Promise<TlsHandshakeResult> {
   const { upstream, start, tcpMs, remoteAddress } = context;
-  const { signal } = opts;
-  const handshakeTimeoutMs = opts.handshakeTimeoutMs ?? opts.timeoutMs;
   const sni = opts.servername !== null && net.isIP(opts.servername) === 0 ? opts.servername : null;
   const ciphers = opts.ciphers ?? legacyAwareCiphers(opts.minVersion);
-  const startClient = (): tls.TLSSocket =>
-    tls.connect({
-      socket,
+  const connectedAt = performance.now();
+  return handshakeOver(
+    socket,
+    {
       ...(sni !== null ? { servername: sni } : {}),
       ...(opts.minVersion ? { minVersion: opts.minVersion } : {}),
       ...(opts.maxVersion ? { maxVersion: opts.maxVersion } : {}),
@@ -276,118 +278,190 @@ function runHandshake(
       // handshake must neither fail on an untrusted chain nor on a name mismatch.
       rejectUnauthorized: false,
       checkServerIdentity: () => undefined,
-    });
-
-  return new Promise((resolve, reject) => {
-    let tlsSocket: tls.TLSSocket;
-    try {
-      tlsSocket = startClient();
-    } catch (error) {
-      // e.g. an unreadable `ca` or cipher list: a caller's mistake, but the socket must not leak
-      socket.destroy();
-      socket.off('error', context.swallowLateError);
-      reject(error);
-      return;
-    }
-    const connectedAt = performance.now();
-    let settled = false;
-
-    // `action` runs before the sockets are destroyed: it may still read the session.
+    },
+    {
+      upstream,
+      timeoutMs: opts.handshakeTimeoutMs ?? opts.timeoutMs,
+      signal: opts.signal,
+      rawErrorListener: context.swallowLateError,
+    },
+  ).then((tlsSocket) => {
+    // The handshake's facts are read before the sockets close.
     const release = (): void => {
       tlsSocket.destroy();
       socket.destroy();
       socket.off('error', context.swallowLateError);
     };
-    // `farewell` (a completed handshake only): the last words inside TLS, then close; a peer that does
-    // not close its side is cut off after FAREWELL_MS
-    const settle = (action: () => void, farewell?: string): void => {
+    try {
+      const peerChain = summarizePeerChain(tlsSocket.getPeerCertificate(true));
+      const leaf = peerChain[0];
+      if (leaf === undefined) {
+        throw new TlsProbeError(
+          'TLS',
+          upstream,
+          'handshake',
+          'NO_PEER_CERTIFICATE',
+          `${upstream} completed the TLS handshake without a certificate`,
+        );
+      }
+      const alpn = tlsSocket.alpnProtocol;
+      return {
+        protocol: tlsSocket.getProtocol() ?? 'unknown',
+        cipher: tlsSocket.getCipher().name,
+        alpn: typeof alpn === 'string' && alpn !== '' ? alpn : null,
+        authorized: tlsSocket.authorized,
+        authorizationError: authorizationCode(tlsSocket),
+        peerChain,
+        leafDer: leaf.der,
+        tcpMs,
+        tlsMs: elapsedSince(connectedAt),
+        totalMs: elapsedSince(start),
+        remoteAddress,
+        sniSent: sni !== null,
+      };
+    } finally {
+      // `farewell`: the last words inside TLS, then close; a peer that does not close its side is cut
+      // off after FAREWELL_MS
+      if (opts.farewell === undefined) release();
+      else {
+        tlsSocket.end(opts.farewell);
+        const cutOff = setTimeout(release, FAREWELL_MS);
+        cutOff.unref();
+        tlsSocket.once('close', () => {
+          clearTimeout(cutOff);
+          release();
+        });
+      }
+    }
+  });
+}
+
+/**
+ * One TLS handshake over a connected socket, bounded by `timeoutMs` and `signal`: the TLS socket once
+ * it is secure — still open, the caller's from here on (an error listener that ignores is left on it,
+ * so a late error cannot go unhandled) — or a TlsProbeError, with both sockets destroyed.
+ */
+function handshakeOver(
+  socket: net.Socket,
+  options: tls.ConnectionOptions,
+  bounds: { upstream: string; timeoutMs: number; signal: AbortSignal | undefined; rawErrorListener?: () => void },
+): Promise<tls.TLSSocket> {
+  const { upstream, timeoutMs, signal } = bounds;
+  return new Promise((resolve, reject) => {
+    let tlsSocket: tls.TLSSocket;
+    try {
+      tlsSocket = tls.connect({ ...options, socket });
+    } catch (error) {
+      // e.g. an unreadable `ca` or cipher list: a caller's mistake, but the socket must not leak
+      socket.destroy();
+      if (bounds.rawErrorListener) socket.off('error', bounds.rawErrorListener);
+      reject(error);
+      return;
+    }
+    let settled = false;
+    const settle = (outcome: () => void, failed: boolean): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      try {
-        action();
-      } finally {
-        if (farewell === undefined) release();
-        else {
-          tlsSocket.end(farewell);
-          const cutOff = setTimeout(release, FAREWELL_MS);
-          cutOff.unref();
-          tlsSocket.once('close', () => {
-            clearTimeout(cutOff);
-            release();
-          });
-        }
+      tlsSocket.off('secureConnect', onSecure);
+      tlsSocket.off('error', onError);
+      tlsSocket.off('close', onClose);
+      tlsSocket.on('error', ignoreLateError);
+      if (failed) {
+        tlsSocket.destroy();
+        socket.destroy();
+        if (bounds.rawErrorListener) socket.off('error', bounds.rawErrorListener);
       }
+      outcome();
     };
-    const onSecure = (): void =>
-      settle(() => {
-        const peerChain = summarizePeerChain(tlsSocket.getPeerCertificate(true));
-        const leaf = peerChain[0];
-        if (leaf === undefined) {
-          reject(
-            new TlsProbeError(
-              'TLS',
-              upstream,
-              'handshake',
-              'NO_PEER_CERTIFICATE',
-              `${upstream} completed the TLS handshake without a certificate`,
-            ),
-          );
-          return;
-        }
-        const alpn = tlsSocket.alpnProtocol;
-        resolve({
-          protocol: tlsSocket.getProtocol() ?? 'unknown',
-          cipher: tlsSocket.getCipher().name,
-          alpn: typeof alpn === 'string' && alpn !== '' ? alpn : null,
-          authorized: tlsSocket.authorized,
-          authorizationError: authorizationCode(tlsSocket),
-          peerChain,
-          leafDer: leaf.der,
-          tcpMs,
-          tlsMs: elapsedSince(connectedAt),
-          totalMs: elapsedSince(start),
-          remoteAddress,
-          sniSent: sni !== null,
-        });
-      }, opts.farewell);
-    const onError = (error: Error): void => settle(() => reject(handshakeFailure(upstream, error)));
+    const fail = (error: unknown): void => settle(() => reject(error), true);
+    const onSecure = (): void => settle(() => resolve(tlsSocket), false);
+    const onError = (error: Error): void => fail(handshakeFailure(upstream, error));
     const onClose = (): void =>
-      settle(() =>
-        reject(
-          new TlsProbeError(
-            'UNREACHABLE',
-            upstream,
-            'handshake',
-            'ECONNRESET',
-            `TLS handshake with ${upstream} failed: the connection closed before the handshake completed`,
-          ),
+      fail(
+        new TlsProbeError(
+          'UNREACHABLE',
+          upstream,
+          'handshake',
+          'ECONNRESET',
+          `TLS handshake with ${upstream} failed: the connection closed before the handshake completed`,
         ),
       );
     const onAbort = (): void =>
-      settle(() => reject(new TlsProbeError('ABORTED', upstream, 'handshake', null, abortedError(upstream).message)));
+      fail(new TlsProbeError('ABORTED', upstream, 'handshake', null, abortedError(upstream).message));
     const timer = setTimeout(
       () =>
-        settle(() =>
-          reject(
-            new TlsProbeError(
-              'TIMEOUT',
-              upstream,
-              'handshake',
-              null,
-              `TLS handshake with ${upstream} timed out after ${handshakeTimeoutMs} ms`,
-            ),
+        fail(
+          new TlsProbeError(
+            'TIMEOUT',
+            upstream,
+            'handshake',
+            null,
+            `TLS handshake with ${upstream} timed out after ${Math.round(timeoutMs)} ms`,
           ),
         ),
-      handshakeTimeoutMs,
+      timeoutMs,
     );
-
     tlsSocket.once('secureConnect', onSecure);
     tlsSocket.on('error', onError);
     tlsSocket.once('close', onClose);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+const ignoreLateError = (): void => {};
+
+export interface SecureSocketOptions {
+  /** the address the socket is connected to: the certificate is checked against it when there is no servername */
+  readonly ip: string;
+  readonly port: number;
+  /** SNI and the name the certificate must be valid for; null for an IP literal (RFC 6066 §3: no SNI) */
+  readonly servername: string | null;
+  readonly alpn?: readonly string[];
+  readonly ca?: string | Buffer | readonly (string | Buffer)[];
+  readonly handshakeTimeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface SecuredSocket {
+  /** open: the caller talks through it and closes it */
+  readonly socket: tls.TLSSocket;
+  readonly protocol: string | null;
+  readonly cipher: string | null;
+  readonly alpn: string | null;
+  /** the chain is trusted and the certificate is valid for the name (or the IP literal), as Node judges it */
+  readonly authorized: boolean;
+  readonly authorizationError: string | null;
+}
+
+/**
+ * A TLS session to talk through (the HTTP fetcher's connections): the same handshake as the probe's,
+ * over a socket the caller connected and checked, but with Node's own name check folded into
+ * `authorized`, and the socket handed over open. Never rejects a certificate by itself.
+ */
+export async function secureSocket(socket: net.Socket, opts: SecureSocketOptions): Promise<SecuredSocket> {
+  const secured = await handshakeOver(
+    socket,
+    {
+      // With no servername Node checks the certificate against `host`, the IP literal.
+      host: opts.ip,
+      ...(opts.servername !== null ? { servername: opts.servername } : {}),
+      ...(opts.alpn ? { ALPNProtocols: [...opts.alpn] } : {}),
+      ...(opts.ca !== undefined ? { ca: opts.ca as string | Buffer | (string | Buffer)[] } : {}),
+      rejectUnauthorized: false,
+    },
+    { upstream: formatUpstream(opts.ip, opts.port), timeoutMs: opts.handshakeTimeoutMs, signal: opts.signal },
+  );
+  return {
+    socket: secured,
+    protocol: secured.getProtocol(),
+    cipher: secured.getCipher()?.name ?? null,
+    alpn: typeof secured.alpnProtocol === 'string' ? secured.alpnProtocol : null,
+    authorized: secured.authorized,
+    authorizationError: authorizationCode(secured),
+  };
 }
 
 /** How long a peer gets to close after the farewell before the socket is destroyed. */
