@@ -2,7 +2,7 @@
  * The per-request registration loader (decisions §9): within one request each registrable
  * domain is looked up once, so whois and abuse-contact-lookup selected together (or
  * `www.example.com` beside `example.com`) share one RDAP/WHOIS chain; across requests the
- * answer is kept in the registry cache (cache.ts: 1 h, partial answers 5 min).
+ * answer is kept in the registry cache (registry-cache.ts: 1 h, partial answers 5 min).
  *
  * WHOIS servers pass the target rules (src/probes/registry/guarded-whois.ts): a refused root or registry
  * is a 502; a refused registrar leaves the registry's answer with a message. `targets.allow` exempts

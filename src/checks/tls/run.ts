@@ -2,7 +2,8 @@
  * ssl-checker, tls-configuration and port-checker: the awaiting part. Targets go
  * through the guard and connections through the check context's loaders (so each
  * distinct handshake runs once per request); what the answers mean is decided by the
- * pure modules beside this one (certificate.ts, configuration.ts, protocols.ts, port.ts).
+ * pure modules beside this one (certificate.ts, configuration.ts) and those the TLS and TCP probes
+ * own (probes/tls/protocols.ts, probes/tcp/port-state.ts).
  */
 import { ProbeError } from '../../probes/errors.js';
 import { localTlsSupport, type TlsHandshakeResult } from '../../probes/tls/prober.js';

@@ -1,5 +1,5 @@
 /**
- * The connection of one hop of the guarded fetcher (http.ts): TCP to an address the
+ * The connection of one hop of the guarded fetcher (fetcher.ts): TCP to an address the
  * target guard returned (the next one when an address refuses, is unreachable or
  * does not answer within the connect bound), the after-connect re-check of the
  * socket's remote address, then for https a TLS handshake with SNI, ALPN and the

@@ -2,7 +2,7 @@
  * The bundled IP data, used when no operator database is configured:
  * - AS number and organisation: @ip-location-db/asn (asn-ipv4.csv, asn-ipv6.csv;
  *   CC BY 4.0, RouteViews + the five RIRs + DB-IP; organisation names mostly from
- *   DB-IP), indexed in memory by ../../checks/ip/asn-index.ts;
+ *   DB-IP), indexed in memory by ./asn-index.ts;
  * - country: @ip-location-db/geo-whois-asn-country-mmdb
  *   (geo-whois-asn-country.mmdb, IPv4 and IPv6; GeoFeed, then RIR WHOIS, then
  *   RIR ASN country), read with maxmind.

@@ -2,7 +2,7 @@
  * An operator-supplied MMDB in IPinfo Lite format (`ipInfo.database`), which
  * replaces both bundled sources when set. Its records carry asn, as_name,
  * as_domain, country_code, country, continent_code and continent, mapped by
- * ../../checks/ip/ipinfo-record.ts.
+ * ./ipinfo-record.ts.
  */
 import { Reader, type Response } from 'maxmind';
 import { addressWords } from './address-words.js';
