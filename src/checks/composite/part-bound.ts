@@ -12,7 +12,6 @@ export const COMPOSITE_PART_BOUND_MS = 25_000;
 export interface PartBound {
   /** `work`, or ProbeError TIMEOUT once the bound has passed */
   race<T>(work: Promise<T>): Promise<T>;
-  dispose(): void;
 }
 
 /** The parts of one check share one end: each waits at most until then. */
@@ -26,8 +25,7 @@ export function createPartBound(ms: number, upstream: string): PartBound {
     );
   };
   return {
+    // each wait releases its own timer when it settles: nothing to dispose of
     race: (work) => withDeadline(work, Math.max(0, end - performance.now()), late),
-    // each wait releases its own timer when it settles
-    dispose: () => {},
   };
 }

@@ -105,46 +105,42 @@ export async function runMailHealth(
 ): Promise<MailHealthResult> {
   const bound = createPartBound(options.partBoundMs ?? MAIL_PART_BOUND_MS, domain);
 
-  try {
-    const mxNames = exchangesOf(ctx, domain);
-    // whether the domain takes mail at all; unknown (the MX question failed) reads as "it does"
-    const nullMx = mxNames.then(
-      (m) => m.nullMx,
-      () => false,
-    );
-    const rootSpf = rootSpfIncludes(ctx, domain);
+  const mxNames = exchangesOf(ctx, domain);
+  // whether the domain takes mail at all; unknown (the MX question failed) reads as "it does"
+  const nullMx = mxNames.then(
+    (m) => m.nullMx,
+    () => false,
+  );
+  const rootSpf = rootSpfIncludes(ctx, domain);
 
-    const spf = runSpfCheck(ctx, domain);
-    // the transport parts test the MX hosts; one SMTP session per host serves starttls and dane
-    const starttls = mxNames.then((m) => starttlsFacts(ctx, m.exchanges));
-    const dane = mxNames.then((m) => daneFacts(ctx, m.exchanges));
-    const mtaSts = runMtaStsCheck(ctx, domain);
+  const spf = runSpfCheck(ctx, domain);
+  // the transport parts test the MX hosts; one SMTP session per host serves starttls and dane
+  const starttls = mxNames.then((m) => starttlsFacts(ctx, m.exchanges));
+  const dane = mxNames.then((m) => daneFacts(ctx, m.exchanges));
+  const mtaSts = runMtaStsCheck(ctx, domain);
 
-    const parts: { [K in MailCheckId]: Promise<Finding<MailDetailsById[K]>> } = {
-      mx: runMxLookup(ctx, domain).then((mx) => mxFinding(mx, ctx.config.targets.allow)),
-      spf: Promise.all([spf, nullMx]).then(([result, isNull]) => spfFinding(result, isNull)),
-      dmarc: Promise.all([runDmarcCheck(ctx, domain), nullMx]).then(([result, isNull]) => dmarcFinding(result, isNull)),
-      dkim: dkimFacts(ctx, domain, mxNames, rootSpf, nullMx).then(dkimFinding),
-      blacklist: blacklistFacts(ctx, domain, mxNames).then(blacklistFinding),
-      'mta-sts': mtaSts.then(mtaStsFinding),
-      // whether MTA-STS or DANE is in use is unknown when their part failed: then it reads as not in use
-      'tls-rpt': Promise.all([runTlsRptCheck(ctx, domain), mtaSts.catch(() => null), dane.catch(() => null)]).then(
-        ([tlsRpt, sts, daneFacts]) => tlsRptFinding(tlsRpt, { mtaSts: sts?.found ?? false, dane: usesDane(daneFacts) }),
-      ),
-      starttls: Promise.all([mxNames, starttls]).then(([mx, details]) => starttlsFinding(details, mxContext(ctx, mx))),
-      dane: Promise.all([mxNames, dane]).then(([mx, details]) => daneFinding(details, mxContext(ctx, mx))),
-      bimi: runBimiCheck(ctx, domain, 'default').then(bimiFinding),
-    };
+  const parts: { [K in MailCheckId]: Promise<Finding<MailDetailsById[K]>> } = {
+    mx: runMxLookup(ctx, domain).then((mx) => mxFinding(mx, ctx.config.targets.allow)),
+    spf: Promise.all([spf, nullMx]).then(([result, isNull]) => spfFinding(result, isNull)),
+    dmarc: Promise.all([runDmarcCheck(ctx, domain), nullMx]).then(([result, isNull]) => dmarcFinding(result, isNull)),
+    dkim: dkimFacts(ctx, domain, mxNames, rootSpf, nullMx).then(dkimFinding),
+    blacklist: blacklistFacts(ctx, domain, mxNames).then(blacklistFinding),
+    'mta-sts': mtaSts.then(mtaStsFinding),
+    // whether MTA-STS or DANE is in use is unknown when their part failed: then it reads as not in use
+    'tls-rpt': Promise.all([runTlsRptCheck(ctx, domain), mtaSts.catch(() => null), dane.catch(() => null)]).then(
+      ([tlsRpt, sts, daneFacts]) => tlsRptFinding(tlsRpt, { mtaSts: sts?.found ?? false, dane: usesDane(daneFacts) }),
+    ),
+    starttls: Promise.all([mxNames, starttls]).then(([mx, details]) => starttlsFinding(details, mxContext(ctx, mx))),
+    dane: Promise.all([mxNames, dane]).then(([mx, details]) => daneFinding(details, mxContext(ctx, mx))),
+    bimi: runBimiCheck(ctx, domain, 'default').then(bimiFinding),
+  };
 
-    const failures: NetdiagError[] = [];
-    const checks = await Promise.all(MAIL_CHECK_IDS.map((id) => settle(id, parts[id], bound, failures)));
-    // Not one part could run (the resolver is down, say): that is a check that could not be done
-    // (decisions §2: 502/504 with the upstream's reason), not a verdict about the domain.
-    if (checks.every((c) => c.status === 'error') && failures[0]) throw failures[0];
-    return { domain, verdict: verdictOf(checks), checks };
-  } finally {
-    bound.dispose();
-  }
+  const failures: NetdiagError[] = [];
+  const checks = await Promise.all(MAIL_CHECK_IDS.map((id) => settle(id, parts[id], bound, failures)));
+  // Not one part could run (the resolver is down, say): that is a check that could not be done
+  // (decisions §2: 502/504 with the upstream's reason), not a verdict about the domain.
+  if (checks.every((c) => c.status === 'error') && failures[0]) throw failures[0];
+  return { domain, verdict: verdictOf(checks), checks };
 }
 
 function mxContext(ctx: CheckContext, mx: MxNames): MxContext {

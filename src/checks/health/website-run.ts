@@ -113,33 +113,27 @@ export async function runWebsiteHealth(ctx: CheckContext, target: WebsiteTarget)
   const targetUrl = target.url ?? siteUrl(hostname, 'https:', web.https);
   const fallbackUrl = target.url === null ? siteUrl(hostname, 'http:', web.http) : null;
   const bound = createPartBound(WEBSITE_PART_BOUND_MS, hostname);
-  try {
-    const siteFetch = fetchSite(ctx, targetUrl, fallbackUrl);
-    // The fetch is settled by its part; if the target check fails first, nobody awaits it.
-    siteFetch.catch(() => {});
-    const checked = await ctx.guard.check({ kind: 'hostname', hostname }, ctx.signal, 'target');
-    const ip = firstAddressPerFamily(checked.addresses)[0]?.address;
-    // The guard never returns an empty list (a name without addresses is its InputError).
-    if (ip === undefined) throw new RangeError('the target guard returned no address');
+  const siteFetch = fetchSite(ctx, targetUrl, fallbackUrl);
+  // The fetch is settled by its part; if the target check fails first, nobody awaits it.
+  siteFetch.catch(() => {});
+  const checked = await ctx.guard.check({ kind: 'hostname', hostname }, ctx.signal, 'target');
+  const ip = firstAddressPerFamily(checked.addresses)[0]?.address;
+  // The guard never returns an empty list (a name without addresses is its InputError).
+  if (ip === undefined) throw new RangeError('the target guard returned no address');
 
-    const sslPort = targetUrl.protocol === 'https:' ? portOf(targetUrl) : web.https;
-    const parts = await Promise.all([
-      settlePart(['location', 'organization'], bound, () => ipFactsPart(ctx, ip)),
-      settlePart(['ping'], bound, async () => ({ ping: pingFinding(ip, await ctx.ping({ ip, target: hostname })) })),
-      settlePart(['latency', 'http', 'redirects', 'security', 'protocol', 'compression'], bound, () =>
-        sitePart(siteFetch),
-      ),
-      settlePart(['ssl'], bound, () => sslPart(ctx, hostname, ip, sslPort)),
-      settlePart(['ports'], bound, () =>
-        portsPart(ctx, hostname, web, target.url === null ? null : portOf(target.url)),
-      ),
-    ]);
-    const outcomes: Outcomes = Object.assign({ dns: { ...dnsFinding(checked.addresses), error: null } }, ...parts);
-    const checks = WEBSITE_CHECK_IDS.map((id) => checkOf(id, outcomes));
-    return { domain: hostname, targetUrl: targetUrl.href, ip, verdict: verdictOf(checks), checks };
-  } finally {
-    bound.dispose();
-  }
+  const sslPort = targetUrl.protocol === 'https:' ? portOf(targetUrl) : web.https;
+  const parts = await Promise.all([
+    settlePart(['location', 'organization'], bound, () => ipFactsPart(ctx, ip)),
+    settlePart(['ping'], bound, async () => ({ ping: pingFinding(ip, await ctx.ping({ ip, target: hostname })) })),
+    settlePart(['latency', 'http', 'redirects', 'security', 'protocol', 'compression'], bound, () =>
+      sitePart(siteFetch),
+    ),
+    settlePart(['ssl'], bound, () => sslPart(ctx, hostname, ip, sslPort)),
+    settlePart(['ports'], bound, () => portsPart(ctx, hostname, web, target.url === null ? null : portOf(target.url))),
+  ]);
+  const outcomes: Outcomes = Object.assign({ dns: { ...dnsFinding(checked.addresses), error: null } }, ...parts);
+  const checks = WEBSITE_CHECK_IDS.map((id) => checkOf(id, outcomes));
+  return { domain: hostname, targetUrl: targetUrl.href, ip, verdict: verdictOf(checks), checks };
 }
 
 function checkOf<K extends WebsiteCheckId>(id: K, outcomes: Outcomes): WebsiteCheck<K> {
