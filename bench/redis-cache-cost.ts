@@ -7,6 +7,8 @@
  * Real-world upstream times (DNS 5–50 ms, WHOIS 100–2000 ms) cannot be measured offline; they are
  * quoted in the report beside these figures. Run: `npx tsx bench/redis-cache-cost.ts` (needs redis-server).
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { silentLogger } from '../src/log.js';
@@ -164,6 +166,7 @@ async function main(): Promise<void> {
   const ipData = createIpDataSource({
     source: 'embedded',
     database: null,
+    dataDir: join(tmpdir(), 'netdiag-bench-ip-data'),
     token: null,
     baseUrl: 'http://127.0.0.1:9',
     timeoutMs: 1000,

@@ -54,6 +54,7 @@ export async function createServices(
     createIpDataSource({
       source: config.ipInfo.source,
       database: config.ipInfo.database,
+      dataDir: config.server.dataDir,
       token: config.ipInfo.token,
       baseUrl: config.ipInfo.baseUrl,
       timeoutMs: config.http.timeoutMs,

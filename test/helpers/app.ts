@@ -11,6 +11,7 @@ import { createServices, type ServiceOverrides } from '../../src/create-services
 import type { Logger } from '../../src/log.js';
 import type { Services } from '../../src/services.js';
 import { recordExample } from './example-recorder.js';
+import { seedIpData } from './ip-data.js';
 
 export const TEST_KEY = 'test-key-0123456789';
 
@@ -31,6 +32,7 @@ export async function createTestApp(
   overrides: ServiceOverrides = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'netdiag-test-'));
+  seedIpData(dataDir);
   const merged = {
     ...config,
     server: { dataDir, ...(config.server ?? {}) },

@@ -40,10 +40,19 @@ export interface AsnEntry {
 }
 
 /** Boundaries and the ASN holding from each one; see the module comment. */
-interface RangeTable {
+export interface RangeTable {
   readonly width: 1 | 4;
   readonly boundaries: Uint32Array;
   readonly asns: Uint32Array;
+}
+
+/** The index's tables as they are (for the IP data file, ./ip-data-file.ts). */
+export interface AsnTables {
+  readonly v4: RangeTable;
+  readonly v6: RangeTable;
+  readonly asnKeys: Uint32Array;
+  readonly organisationRefs: Uint32Array;
+  readonly organisations: readonly string[];
 }
 
 export class AsnIndex {
@@ -74,6 +83,16 @@ export class AsnIndex {
       v6: this.#v6.asns.length,
       asns: this.#asnKeys.length,
       organisations: this.#organisations.length,
+    };
+  }
+
+  tables(): AsnTables {
+    return {
+      v4: this.#v4,
+      v6: this.#v6,
+      asnKeys: this.#asnKeys,
+      organisationRefs: this.#organisationRefs,
+      organisations: this.#organisations,
     };
   }
 

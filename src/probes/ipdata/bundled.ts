@@ -2,61 +2,43 @@
  * The bundled IP data, used when no operator database is configured:
  * - AS number and organisation: @ip-location-db/asn (asn-ipv4.csv, asn-ipv6.csv;
  *   CC BY 4.0, RouteViews + the five RIRs + DB-IP; organisation names mostly from
- *   DB-IP), indexed in memory by ./asn-index.ts;
+ *   DB-IP), indexed by ./asn-index.ts;
  * - country: @ip-location-db/geo-whois-asn-country-mmdb
  *   (geo-whois-asn-country.mmdb, IPv4 and IPv6; GeoFeed, then RIR WHOIS, then
- *   RIR ASN country), read with maxmind.
+ *   RIR ASN country), read with maxmind and walked by ./country-ranges.ts.
+ * Both are built once into one IP data file (./ip-data-file.ts) under
+ * `server.dataDir`, by a child process (./build-ip-data-main.ts) so that the
+ * serving process never holds the sources (about 40 MB while building) and
+ * keeps none of the memory the build touched; every later start, and every
+ * worker, opens the file that is already there.
  * Neither has an AS domain, so asDomain is always "". The npm packages stopped
  * receiving updates in 2026 (their README says so); an operator who needs fresher
  * data sets `ipInfo.database` to an IPinfo Lite MMDB instead.
  */
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { Reader, type Response } from 'maxmind';
 import { addressWords } from './address-words.js';
 import { AsnIndexBuilder, type AsnIndex } from './asn-index.js';
+import { countryTable, decodeCountry } from './country-ranges.js';
 import { factsFromBundled, type IpFacts } from './facts.js';
+import { bundledFiles, type BundledFiles } from './bundled-files.js';
 import { readBoundedFile } from './files.js';
+import { runIpDataBuilder } from './ip-data-builder.js';
+import { FORMAT_VERSION, ipDataTables, openIpDataFile, writeIpDataFile } from './ip-data-file.js';
 
-/** A database opened and ready: lookups are synchronous and do no I/O. */
+/** A database opened and ready. */
 export interface OpenIpDatabase {
-  lookup(ip: string): IpFacts;
+  lookup(ip: string): Promise<IpFacts>;
 }
 
-export interface BundledFiles {
-  asnV4Csv: string;
-  asnV6Csv: string;
-  countryMmdb: string;
-}
-
-const require = createRequire(import.meta.url);
-
-function packageDirectory(name: string): string {
-  return dirname(require.resolve(`${name}/package.json`));
-}
-
-/** Where the installed packages keep the data. */
-export function bundledFiles(): BundledFiles {
-  const asn = packageDirectory('@ip-location-db/asn');
-  const country = packageDirectory('@ip-location-db/geo-whois-asn-country-mmdb');
-  return {
-    asnV4Csv: join(asn, 'asn-ipv4.csv'),
-    asnV6Csv: join(asn, 'asn-ipv6.csv'),
-    countryMmdb: join(country, 'geo-whois-asn-country.mmdb'),
-  };
-}
+export { bundledFiles, type BundledFiles } from './bundled-files.js';
 
 /** The CSVs are 24 MB and 9 MB and the MMDB 8 MB today; ten times that is a broken install. */
 const MAX_CSV_BYTES = 256 * 1024 * 1024;
 const MAX_MMDB_BYTES = 128 * 1024 * 1024;
-/** Lines parsed between two yields to the event loop (a few milliseconds of work). */
-const LINES_PER_SLICE = 10_000;
-
-/**
- * Builds the ASN index from the two CSVs, yielding to the event loop between
- * slices so that requests keep being served while it is built (about a second).
- */
+/** Builds the ASN index from the two CSVs (about a second). */
 export async function buildBundledAsnIndex(files: Pick<BundledFiles, 'asnV4Csv' | 'asnV6Csv'>): Promise<AsnIndex> {
   const builder = new AsnIndexBuilder();
   for (const [family, path] of [
@@ -64,36 +46,67 @@ export async function buildBundledAsnIndex(files: Pick<BundledFiles, 'asnV4Csv' 
     [6, files.asnV6Csv],
   ] as const) {
     // Each file's bytes are dropped once parsed: only the compact index is kept.
-    const bytes = await readBoundedFile(path, MAX_CSV_BYTES);
-    const cursor = builder.csv(family, path, bytes);
-    while (!cursor.done) {
-      cursor.read(LINES_PER_SLICE);
-      await yieldToEventLoop();
-    }
+    const cursor = builder.csv(family, path, await readBoundedFile(path, MAX_CSV_BYTES));
+    while (!cursor.done) cursor.read(Number.MAX_SAFE_INTEGER);
     builder.seal(family);
-    await yieldToEventLoop();
   }
   return builder.finish();
 }
 
-interface CountryRecord {
-  country_code?: unknown;
+/** Builds the IP data file from the sources (in the builder's process, ./build-ip-data-main.ts). */
+export async function buildIpDataFile(files: BundledFiles, out: string): Promise<void> {
+  const index = await buildBundledAsnIndex(files);
+  const mmdb = await readBoundedFile(files.countryMmdb, MAX_MMDB_BYTES);
+  const reader = new Reader<Response>(mmdb);
+  await writeIpDataFile(
+    out,
+    ipDataTables(index.tables(), countryTable(reader, mmdb, 4), countryTable(reader, mmdb, 6)),
+  );
 }
 
-/** Opens the bundled data; the returned database answers lookups from memory. */
-export async function openBundledDatabase(files: BundledFiles = bundledFiles()): Promise<OpenIpDatabase> {
-  const [countryReader, index] = await Promise.all([
-    readBoundedFile(files.countryMmdb, MAX_MMDB_BYTES).then((buffer) => new Reader<Response>(buffer)),
-    buildBundledAsnIndex(files),
-  ]);
+const FILE_NAME = /^ip-data-[0-9a-f]{16}[.]bin$/;
+
+/**
+ * Where the file built from these sources lives: its name changes with the
+ * sources (path, size, modification time) and the format, so that an updated
+ * package or a new format is built afresh.
+ */
+export async function ipDataFilePath(files: BundledFiles, dataDir: string): Promise<string> {
+  const hash = createHash('sha256').update(String(FORMAT_VERSION));
+  for (const path of [files.asnV4Csv, files.asnV6Csv, files.countryMmdb]) {
+    const info = await stat(path);
+    hash.update(`\n${path}\n${info.size}\n${info.mtimeMs}`);
+  }
+  return join(dataDir, `ip-data-${hash.digest('hex').slice(0, 16)}.bin`);
+}
+
+/** Builds the file when it is missing, then opens it; the lookups read it on demand. */
+export async function openBundledDatabase(
+  dataDir: string,
+  files: BundledFiles = bundledFiles(),
+): Promise<OpenIpDatabase> {
+  const path = await ipDataFilePath(files, dataDir);
+  const file = await openIpDataFile(path).catch(async (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+    await mkdir(dataDir, { recursive: true });
+    await runIpDataBuilder(files, path);
+    await removeOtherIpDataFiles(path);
+    return openIpDataFile(path);
+  });
   return {
-    lookup(ip: string): IpFacts {
+    async lookup(ip: string): Promise<IpFacts> {
       const address = addressWords(ip);
       if (!address) throw new TypeError(`not an IP address: ${JSON.stringify(ip)}`);
-      // address.text is IPv4 for ::ffff:a.b.c.d, which the MMDB holds only under IPv4.
-      const record = countryReader.get(address.text) as CountryRecord | null;
-      const countryCode = typeof record?.country_code === 'string' ? record.country_code : null;
-      return factsFromBundled(ip, index.lookup(address.family, address.words), countryCode);
+      const entry = await file.lookup(address.family, address.words);
+      const as = entry.asn === 0 ? null : { asn: entry.asn, organisation: entry.organisation };
+      return factsFromBundled(ip, as, decodeCountry(entry.country));
     },
   };
+}
+
+/** Files built from earlier sources; a process still reading one keeps it open until it exits. */
+async function removeOtherIpDataFiles(keep: string): Promise<void> {
+  const dir = dirname(keep);
+  for (const name of await readdir(dir))
+    if (FILE_NAME.test(name) && join(dir, name) !== keep) await unlink(join(dir, name)).catch(() => undefined);
 }

@@ -18,7 +18,7 @@ const MAX_OPERATOR_MMDB_BYTES = 1024 * 1024 * 1024;
 /** Builds an OpenIpDatabase over any reader (the unit tests inject one). */
 export function ipinfoMmdbDatabase(reader: Pick<Reader<Response>, 'get' | 'metadata'>): OpenIpDatabase {
   return {
-    lookup(ip: string): IpFacts {
+    async lookup(ip: string): Promise<IpFacts> {
       const address = addressWords(ip);
       if (!address) throw new TypeError(`not an IP address: ${JSON.stringify(ip)}`);
       // An IPv4-only tree (ip_version 4) cannot hold IPv6 data.

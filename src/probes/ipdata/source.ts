@@ -4,7 +4,8 @@
  *
  * Sources (configuration.md, `ipInfo`):
  * - the database: an operator-supplied IPinfo Lite MMDB when `ipInfo.database` is
- *   set, otherwise the bundled data (ipdata/bundled.ts). Opened once per process
+ *   set, otherwise the bundled data (ipdata/bundled.ts, a file under `server.dataDir`
+ *   read on demand). Opened once per process
  *   and shared by every data source created, on first use or on warm();
  * - live, when `ipInfo.source` is "ipinfo": the IPinfo Lite API
  *   (ipdata/ipinfo-lite.ts). When it fails (time-out, error status, garbage,
@@ -47,6 +48,8 @@ export interface IpDataSourceOptions {
   source: 'embedded' | 'ipinfo';
   /** Path of an IPinfo Lite MMDB replacing the bundled data, or null. */
   database: string | null;
+  /** Where the bundled data's file is built and kept (`server.dataDir`; ./bundled.ts). */
+  dataDir: string;
   token: string | null;
   baseUrl: string;
   /** Bound on one live request (http.timeoutMs). */
@@ -59,11 +62,11 @@ export interface IpDataSourceOptions {
 /** One open (or opening) database per file, for the life of the process. */
 const openDatabases = new Map<string, Promise<OpenIpDatabase>>();
 
-function sharedDatabase(path: string | null): Promise<OpenIpDatabase> {
-  const key = path === null ? 'bundled' : `mmdb:${path}`;
+function sharedDatabase(path: string | null, dataDir: string): Promise<OpenIpDatabase> {
+  const key = path === null ? `bundled:${dataDir}` : `mmdb:${path}`;
   let opening = openDatabases.get(key);
   if (!opening) {
-    opening = path === null ? openBundledDatabase() : openOperatorMmdb(path);
+    opening = path === null ? openBundledDatabase(dataDir) : openOperatorMmdb(path);
     openDatabases.set(key, opening);
     const settled = opening;
     // A failed open is not remembered: the next lookup tries again (a file being replaced).
@@ -77,11 +80,15 @@ function sharedDatabase(path: string | null): Promise<OpenIpDatabase> {
 const DATABASE_UPSTREAM = 'ip database';
 
 /** Waits for the database unless the caller's signal fires first; the opening itself goes on. */
-async function awaitDatabase(path: string | null, signal: AbortSignal | undefined): Promise<OpenIpDatabase> {
+async function awaitDatabase(
+  path: string | null,
+  dataDir: string,
+  signal: AbortSignal | undefined,
+): Promise<OpenIpDatabase> {
   const aborted = (): ProbeError =>
     new ProbeError('ABORTED', DATABASE_UPSTREAM, 'the request ended before the IP database was ready');
   return untilAborted(
-    sharedDatabase(path).catch((e: unknown) => {
+    sharedDatabase(path, dataDir).catch((e: unknown) => {
       throw new UnavailableError('IP data is unavailable: the IP database could not be opened', { cause: e });
     }),
     signal,
@@ -91,7 +98,7 @@ async function awaitDatabase(path: string | null, signal: AbortSignal | undefine
 
 export function createIpDataSource(options: IpDataSourceOptions): WarmableIpDataSource {
   const fromDatabase = async (ip: string, signal: AbortSignal | undefined): Promise<IpFacts> =>
-    (await awaitDatabase(options.database, signal)).lookup(ip);
+    (await awaitDatabase(options.database, options.dataDir, signal)).lookup(ip);
   const live =
     options.source === 'ipinfo'
       ? createIpinfoLiteClient({
@@ -116,7 +123,7 @@ export function createIpDataSource(options: IpDataSourceOptions): WarmableIpData
       }
     },
     async warm() {
-      await sharedDatabase(options.database);
+      await sharedDatabase(options.database, options.dataDir);
     },
   };
 }

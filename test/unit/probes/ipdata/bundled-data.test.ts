@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createIpDataSource, type IpDataSource } from '../../../../src/probes/ipdata/source.js';
 import { InputError } from '../../../../src/errors.js';
 import { ProbeError } from '../../../../src/probes/errors.js';
+import { SHARED_IP_DATA_DIR } from '../../../helpers/ip-data.js';
 
 const GOOGLE_US = {
   asn: 'AS15169',
@@ -25,6 +26,7 @@ beforeAll(async () => {
   const s = createIpDataSource({
     source: 'embedded',
     database: null,
+    dataDir: SHARED_IP_DATA_DIR,
     token: null,
     baseUrl: 'http://127.0.0.1:9',
     timeoutMs: 1000,

@@ -64,6 +64,7 @@ function live(overrides: Partial<IpDataSourceOptions> = {}) {
   return createIpDataSource({
     source: 'ipinfo',
     database: fallbackDb,
+    dataDir: dir,
     token: TOKEN,
     baseUrl: fake.url,
     timeoutMs: 2000,

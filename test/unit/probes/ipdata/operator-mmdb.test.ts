@@ -10,6 +10,7 @@ import { UnavailableError } from '../../../../src/errors.js';
 import { createIpDataSource } from '../../../../src/probes/ipdata/source.js';
 import { ipinfoMmdbDatabase } from '../../../../src/probes/ipdata/operator-mmdb.js';
 import { writeMmdb, type MmdbNetwork } from '../../../lab/mmdb-writer.js';
+import { SHARED_IP_DATA_DIR } from '../../../helpers/ip-data.js';
 
 const NETWORKS: MmdbNetwork[] = [
   {
@@ -56,7 +57,14 @@ afterAll(async () => {
 });
 
 const embedded = (database: string | null) =>
-  createIpDataSource({ source: 'embedded', database, token: null, baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 });
+  createIpDataSource({
+    source: 'embedded',
+    database,
+    dataDir: SHARED_IP_DATA_DIR,
+    token: null,
+    baseUrl: 'http://127.0.0.1:9',
+    timeoutMs: 1000,
+  });
 
 describe('an operator IPinfo Lite MMDB', () => {
   it('answers every field from the MMDB, AS domain included', async () => {
@@ -128,7 +136,7 @@ describe('an operator IPinfo Lite MMDB', () => {
 });
 
 describe('ipinfoMmdbDatabase with an injected reader', () => {
-  it('asks the reader for IPv4 when given an IPv4-mapped address', () => {
+  it('asks the reader for IPv4 when given an IPv4-mapped address', async () => {
     const asked: string[] = [];
     const database = ipinfoMmdbDatabase({
       metadata: { ipVersion: 6 } as never,
@@ -137,7 +145,7 @@ describe('ipinfoMmdbDatabase with an injected reader', () => {
         return { asn: 'AS15169', country_code: 'US' } as never;
       },
     });
-    expect(database.lookup('::ffff:8.8.8.8')).toMatchObject({
+    expect(await database.lookup('::ffff:8.8.8.8')).toMatchObject({
       ip: '::ffff:8.8.8.8',
       asn: 'AS15169',
       country: 'United States',
@@ -145,13 +153,13 @@ describe('ipinfoMmdbDatabase with an injected reader', () => {
     expect(asked).toEqual(['8.8.8.8']);
   });
 
-  it('does not ask an IPv4-only tree about IPv6', () => {
+  it('does not ask an IPv4-only tree about IPv6', async () => {
     const database = ipinfoMmdbDatabase({
       metadata: { ipVersion: 4 } as never,
       get: () => {
         throw new Error('must not be asked');
       },
     });
-    expect(database.lookup('2001:4860::1')).toMatchObject({ asn: '', countryCode: '' });
+    expect(await database.lookup('2001:4860::1')).toMatchObject({ asn: '', countryCode: '' });
   });
 });
