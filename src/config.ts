@@ -76,6 +76,8 @@ const schema = z
         compositeTimeoutMs: positiveMs.default(30_000),
         /** added key (README "Every core"): processes serving HTTP; 0 (the default) is one per core, 1 keeps a single process */
         workers: z.number().int().min(0).max(64).default(0),
+        /** added key (README "Under load"): V8 heap growth past the live heap before a full collection, in %; 0 = V8's heuristics */
+        heapGrowthPercent: z.number().int().min(0).max(400).default(30),
       })
       .strict()
       .prefault({}),
@@ -217,7 +219,7 @@ const schema = z
      */
     admission: z
       .object({
-        maxInFlight: z.number().int().min(1).default(64),
+        maxInFlight: z.number().int().min(1).default(32),
         maxQueued: z.number().int().min(0).default(256),
         maxQueueWaitMs: positiveMs.default(5_000),
         maxEventLoopDelayMs: z.number().int().min(0).default(100),

@@ -10,6 +10,7 @@
 import cluster from 'node:cluster';
 import { createServer, type RequestListener } from 'node:http';
 import { ConfigError, loadConfig, workerCount, type Config } from './config.js';
+import { applyHeapGrowth } from './heap-growth.js';
 import { applyHttpTimeouts } from './http-timeouts.js';
 import { createJsonLogger } from './log.js';
 import { whileStarting } from './web/starting.js';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   } catch (e) {
     refuseConfig(e);
   }
+  applyHeapGrowth(config.server.heapGrowthPercent);
 
   if (workerCount(config) > 1 && cluster.isPrimary) {
     const { runPrimary } = await import('./cluster/primary.js');

@@ -15,6 +15,7 @@ describe('configuration', () => {
       requestTimeoutMs: 20000,
       compositeTimeoutMs: 30000,
       workers: 0,
+      heapGrowthPercent: 30,
     });
     expect(c.tcp).toEqual({ connectTimeoutMs: 5000 });
     expect(c.tls).toEqual({ handshakeTimeoutMs: 5000 });
