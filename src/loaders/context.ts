@@ -99,6 +99,15 @@ function questionLoader(ask: (q: DnsQuery) => Promise<DnsResponse>) {
   return createRequestLoader(ask, dnsKey);
 }
 
+/**
+ * A loader family made when a question is first asked of it: a check uses one or two of the families,
+ * and building all of them for every request was a tenth of what the service allocates under load.
+ */
+function onFirstUse<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
 export function createCheckContext(services: LoaderDependencies, signal: AbortSignal): CheckContext {
   const { config, dnsClient, dnsCache, metrics } = services;
   const systemResolver = services.systemResolvers[0];
@@ -133,107 +142,116 @@ export function createCheckContext(services: LoaderDependencies, signal: AbortSi
       signal,
       `the DNS question ${q.name} ${q.type}`,
     );
-  const live = questionLoader(askDns);
-  const cached = questionLoader(async (q) => {
-    const key = dnsKey(q);
-    const hit = dnsCache.get(key);
-    metrics.cacheLookup('dns', hit !== undefined);
-    if (hit) return hit;
-    const response = await askDns(q);
-    dnsCache.set(key, response);
-    return response;
-  });
+  const live = onFirstUse(() => questionLoader(askDns));
+  const cached = onFirstUse(() =>
+    questionLoader(async (q) => {
+      const key = dnsKey(q);
+      const hit = dnsCache.get(key);
+      metrics.cacheLookup('dns', hit !== undefined);
+      if (hit) return hit;
+      const response = await askDns(q);
+      dnsCache.set(key, response);
+      return response;
+    }),
+  );
 
   const requireResolver = (): HostPort => {
     if (!systemResolver)
       throw new InputError('resolver', 'no system resolver is configured (dns.system is empty and the OS lists none)');
     return systemResolver;
   };
-  const resolve = (name: string, type: RecordType) => cached.load({ name, type, server: requireResolver() });
+  const resolve = (name: string, type: RecordType) => cached().load({ name, type, server: requireResolver() });
 
-  const addressLoader = createRequestLoader(
-    async (name: string): Promise<ResolvedAddress[]> => {
-      const [a, aaaa] = await Promise.all([resolve(name, 'A'), resolve(name, 'AAAA')]);
-      return [
-        ...recordsOfType(a, name, 'A').map((r) => ({ address: r.data as string, family: 4 as const })),
-        ...recordsOfType(aaaa, name, 'AAAA').map((r) => ({ address: r.data as string, family: 6 as const })),
-      ];
-    },
-    (name) => name,
+  const addressLoader = onFirstUse(() =>
+    createRequestLoader(
+      async (name: string): Promise<ResolvedAddress[]> => {
+        const [a, aaaa] = await Promise.all([resolve(name, 'A'), resolve(name, 'AAAA')]);
+        return [
+          ...recordsOfType(a, name, 'A').map((r) => ({ address: r.data as string, family: 4 as const })),
+          ...recordsOfType(aaaa, name, 'AAAA').map((r) => ({ address: r.data as string, family: 6 as const })),
+        ];
+      },
+      (name) => name,
+    ),
   );
-  const addresses = (name: string) => addressLoader.load(canonicalName(name));
+  const addresses = (name: string) => addressLoader().load(canonicalName(name));
 
-  const guard = createTargetGuard({ allow: config.targets.allow, resolve: (name) => addresses(name) });
-  const assertAllowed = (address: string, target: string) => guard.assertAllowed(address, target);
+  const guard = onFirstUse(() =>
+    createTargetGuard({ allow: config.targets.allow, resolve: (name) => addresses(name) }),
+  );
+  const assertAllowed = (address: string, target: string) => guard().assertAllowed(address, target);
 
-  const ipFactsLoader = createRequestLoader(
-    async (ip: string): Promise<IpFacts> => {
-      const hit = services.ipFactsCache.get(ip);
-      metrics.cacheLookup('ip_facts', hit !== undefined);
-      if (hit) return hit;
-      // outcome: "live" (IPinfo), "database", or "fallback" (the database after a live failure)
-      const facts = await metrics.upstream(
-        'ipdata',
-        () => services.ipData.lookup(ip, { signal }),
-        (f) => (f.liveError === null ? f.source : 'fallback'),
-      );
-      services.ipFactsCache.set(facts);
-      return facts;
-    },
-    (ip) => ip,
+  const ipFactsLoader = onFirstUse(() =>
+    createRequestLoader(
+      async (ip: string): Promise<IpFacts> => {
+        const hit = services.ipFactsCache.get(ip);
+        metrics.cacheLookup('ip_facts', hit !== undefined);
+        if (hit) return hit;
+        // outcome: "live" (IPinfo), "database", or "fallback" (the database after a live failure)
+        const facts = await metrics.upstream(
+          'ipdata',
+          () => services.ipData.lookup(ip, { signal }),
+          (f) => (f.liveError === null ? f.source : 'fallback'),
+        );
+        services.ipFactsCache.set(facts);
+        return facts;
+      },
+      (ip) => ip,
+    ),
   );
 
-  return {
-    config,
-    signal,
-    ipFacts: (ip) => ipFactsLoader.load(ip),
-    now: services.now,
-    ports: services.ports,
-    get systemResolver() {
-      return requireResolver();
-    },
-    dns: (q) => cached.load(q),
-    dnsLive: (q) => live.load(q),
-    resolve,
-    addresses,
-    guard,
-    // TLS handshakes and TCP port tests, once per request per question (src/loaders/connections.ts)
-    // (each loader observes a question for the metrics where it asks it: once per distinct question)
-    ...createConnectionLoaders(services.connections, assertAllowed, signal, observe),
-    ...createHttpLoaders({
-      http: config.http,
-      connections: services.connections,
-      guard,
-      signal,
-      observe,
-    }),
-    // one SMTP session (with STARTTLS) per address, port and SNI per request (src/loaders/smtp.ts)
-    ...createSmtpLoaders({
-      smtp: config.smtp,
-      connections: services.connections,
-      assertAllowed,
-      signal,
-      observe,
-    }),
-    ...createPingLoaders({
-      settings: config.ping,
-      pingPath: services.pingPath,
-      assertAllowed,
-      signal,
-      observe,
-    }),
+  const connections = onFirstUse(() => createConnectionLoaders(services.connections, assertAllowed, signal, observe));
+  const http = onFirstUse(() =>
+    createHttpLoaders({ http: config.http, connections: services.connections, guard: guard(), signal, observe }),
+  );
+  const smtp = onFirstUse(() =>
+    createSmtpLoaders({ smtp: config.smtp, connections: services.connections, assertAllowed, signal, observe }),
+  );
+  const ping = onFirstUse(() =>
+    createPingLoaders({ settings: config.ping, pingPath: services.pingPath, assertAllowed, signal, observe }),
+  );
+  const registration = onFirstUse(() =>
     // WHOIS servers pass the target rules too (a referral must not reach into a private network)
-    ...createRegistrationLoader({
+    createRegistrationLoader({
       whois: config.whois,
       rdap: services.rdapClient,
       bootstrap: services.rdapBootstrap,
       cache: services.registryCache,
       now: services.now,
       addresses,
-      assertAllowed: (address, target) => guard.assertAllowed(address, target),
+      assertAllowed,
       signal,
       observe,
       cacheLookup: (hit) => metrics.cacheLookup('registry', hit),
     }),
+  );
+
+  return {
+    config,
+    signal,
+    ipFacts: (ip) => ipFactsLoader().load(ip),
+    now: services.now,
+    ports: services.ports,
+    get systemResolver() {
+      return requireResolver();
+    },
+    dns: (q) => cached().load(q),
+    dnsLive: (q) => live().load(q),
+    resolve,
+    addresses,
+    get guard() {
+      return guard();
+    },
+    // TLS handshakes and TCP port tests, once per request per question (src/loaders/connections.ts)
+    // (each loader observes a question for the metrics where it asks it: once per distinct question)
+    tlsHandshake: (question) => connections().tlsHandshake(question),
+    tcpProbe: (question) => connections().tcpProbe(question),
+    // guarded HTTP fetches (src/loaders/http.ts)
+    fetch: (url, options) => http().fetch(url, options),
+    fetchDocument: (url, options) => http().fetchDocument(url, options),
+    // one SMTP session (with STARTTLS) per address, port and SNI per request (src/loaders/smtp.ts)
+    smtpSession: (question) => smtp().smtpSession(question),
+    ping: (question) => ping().ping(question),
+    registration: (domain) => registration().registration(domain),
   };
 }

@@ -69,7 +69,8 @@ export interface OpenedConnection {
 
 /** Connects to the first checked address that accepts, re-checks it, and secures it for https. */
 export async function openConnection(p: ConnectParameters): Promise<OpenedConnection> {
-  let lastFailure: unknown = new ProbeError('UNREACHABLE', p.upstream, `no address to connect to for ${p.upstream}`);
+  // Made only when it is thrown: an error captures a stack trace, which every fetch would pay for.
+  let lastFailure: unknown = null;
   for (const address of p.addresses) {
     const tcpStarted = performance.now();
     const connectTimeoutMs = Math.min(p.connectTimeoutMs, p.bound.remainingMs());
@@ -104,7 +105,7 @@ export async function openConnection(p: ConnectParameters): Promise<OpenedConnec
       throw e;
     }
   }
-  throw lastFailure;
+  throw lastFailure ?? new ProbeError('UNREACHABLE', p.upstream, `no address to connect to for ${p.upstream}`);
 }
 
 /** One connect attempt (tcp/connect.ts), its outcome as the fetcher's errors; the bound's end is its error. */
