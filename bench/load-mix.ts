@@ -1,69 +1,62 @@
 /**
  * `npm run bench:load` (also part of `npm run bench`): the service as `npm start` runs it (compiled,
  * its own process, `server.workers` processes) under many keep-alive clients looping over a mix of
- * checks against the project's loopback lab (DNS, TLS and HTTP servers in this process). Loopback only.
+ * checks against the project's loopback lab (DNS, TLS and HTTP servers in a process of their own,
+ * bench/load-lab.ts). Loopback only.
  *
  * Prints, per run: req/s, latency p50/p90/p99/max, answers by status, time-outs, the latency of
  * /healthz on a new connection every 250 ms during the load, and the service's memory (RSS of every
  * process at rest, peak and after; V8 heap before and after, from /metrics).
  * Then a saturation run: more clients until throughput stops growing, then twice that.
  *
- * BENCH_LOAD_MS sets the measuring time of each run (default 30000: shorter runs swing by a tenth); BENCH_LOAD_CLIENTS the clients
- * of the mix runs (default 200); BENCH_LOAD_WORKERS the worker counts to compare (default "1,2");
+ * BENCH_LOAD_MS sets the measuring time of each run (default 30000: shorter runs swing by a tenth);
+ * BENCH_LOAD_CLIENTS the clients of the mix runs (default 200); BENCH_LOAD_WORKERS the worker counts to
+ * compare (default "1,2");
  * BENCH_LOAD_SATURATION=0 leaves the saturation run out (for a quick look while tuning);
- * SERVICE_NODE_OPTIONS is the service's NODE_OPTIONS (e.g. "--max-old-space-size=160", README "Under load").
+ * SERVICE_NODE_OPTIONS is the service's NODE_OPTIONS (e.g. "--max-semi-space-size=4", README "Under load").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool, WebSocket } from 'undici';
-import { rr, startDnsLab, type DnsLab } from '../test/lab/dns-server.js';
-import { startHttpLab, type HttpLab } from '../test/lab/http-server.js';
-import { labPki } from '../test/lab/pki.js';
-import { startTlsServer, type LabTlsServer } from '../test/lab/tls-server.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLIENT_KEYS = 400;
 const keyOf = (i: number) => `load-key-${String(i % CLIENT_KEYS).padStart(5, '0')}`;
 const REQUEST_TIMEOUT_MS = 20_000;
 
+/** The lab in its own process (bench/load-lab.ts): its ports, and whether ssl-checker can be asked. */
 interface Lab {
-  dns: DnsLab;
-  http: HttpLab;
-  tls: LabTlsServer | null;
+  dnsPort: number;
+  httpPort: number;
+  tls: boolean;
   close(): Promise<void>;
 }
 
+/**
+ * The lab runs in a process of its own, as upstreams do in production: sharing this process's event
+ * loop with the load generator, every DNS answer, handshake and page of the lab waited behind the
+ * generator's work, which held back the service it measures.
+ */
 async function startLab(): Promise<Lab> {
-  const http = await startHttpLab();
-  const pki = await labPki();
-  // ssl-checker asks port 443; the lab takes it on loopback when it is free (root, nothing else there)
-  let tls: LabTlsServer | null = null;
-  try {
-    tls = await startTlsServer({ cert: pki.good.chain, key: pki.good.key, port: 443 });
-  } catch {
-    tls = null;
-  }
-  const dns = await startDnsLab({
-    authoritative: false,
-    records: [
-      rr.a('load.test', '127.0.0.1'),
-      rr.mx('load.test', 10, 'mx.load.test'),
-      rr.a('mx.load.test', '127.0.0.1'),
-      rr.txt('load.test', 'v=spf1 ip4:192.0.2.0/24 include:_spf.load.test -all'),
-      rr.txt('_spf.load.test', 'v=spf1 ip4:198.51.100.0/24 ~all'),
-      rr.a('good.lab.test', '127.0.0.1'),
-    ],
+  const child = spawn(process.execPath, [...process.execArgv, resolve(import.meta.dirname, 'load-lab.ts')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ports = await new Promise<{ dnsPort: number; httpPort: number; tls: boolean }>((ok, fail) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) ok(JSON.parse(text.split('\n')[0]!));
+    });
+    child.once('exit', (code) => fail(new Error(`the load lab exited (${code}) before it was ready`)));
   });
   return {
-    dns,
-    http,
-    tls,
+    ...ports,
     async close() {
-      await dns.close();
-      await http.close();
-      await tls?.close();
+      const exited = new Promise((r) => child.once('exit', r));
+      child.stdin!.end();
+      await exited;
     },
   };
 }
@@ -75,7 +68,7 @@ function mixOf(lab: Lab): string[] {
     '/api/v1/mx-lookup?domain=load.test',
     '/api/v1/spf-checker?domain=load.test',
     ...(lab.tls ? ['/api/v1/ssl-checker?domain=good.lab.test'] : []),
-    `/api/v1/http-headers?url=${encodeURIComponent(`http://load.test:${lab.http.port}/ok`)}`,
+    `/api/v1/http-headers?url=${encodeURIComponent(`http://load.test:${lab.httpPort}/ok`)}`,
   ];
 }
 
@@ -97,7 +90,7 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
       server: { host: '127.0.0.1', port: 0, workers, trustedProxies: ['127.0.0.1/32'], dataDir: join(dir, 'data') },
       auth: { keys: Array.from({ length: CLIENT_KEYS }, (_, i) => keyOf(i)) },
       quota: { credits: 100_000_000 },
-      dns: { system: [`127.0.0.1:${lab.dns.port}`] },
+      dns: { system: [`127.0.0.1:${lab.dnsPort}`] },
       targets: { allow: ['127.0.0.0/8'] },
       whois: { server: '127.0.0.1', port: 9 },
       rdap: { enabled: false },
