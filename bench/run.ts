@@ -22,4 +22,4 @@ await benchMailhealth();
 await benchAbuse();
 await benchParsers();
 await benchStartup();
-await benchLoadMix(Number(process.env.BENCH_LOAD_MS ?? 10_000), Number(process.env.BENCH_LOAD_CLIENTS ?? 200));
+await benchLoadMix(Number(process.env.BENCH_LOAD_MS ?? 30_000), Number(process.env.BENCH_LOAD_CLIENTS ?? 200));

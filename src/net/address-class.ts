@@ -44,13 +44,35 @@ interface SpecialBlock {
 
 /* ------------------------------------------------------------------ parsing */
 
-const DECIMAL_OCTET = /^(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
 const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
 
+/**
+ * Four decimal octets without leading zeros, read character by character: every request parses its
+ * peer and forwarded addresses a few times, and a split with a pattern per octet cost a few per cent
+ * of a my-ip request.
+ */
 function parseIpv4Bytes(text: string): Uint8Array | null {
-  const parts = text.split('.');
-  if (parts.length !== 4 || !parts.every((p) => DECIMAL_OCTET.test(p))) return null;
-  return Uint8Array.from(parts, Number);
+  const bytes = new Uint8Array(4);
+  let octet = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : DOT;
+    if (c === DOT) {
+      if (digits === 0 || octet > 3) return null;
+      bytes[octet++] = value;
+      value = 0;
+      digits = 0;
+    } else if (c >= ZERO && c <= NINE) {
+      if (digits > 0 && value === 0) return null; // a leading zero
+      value = value * 10 + (c - ZERO);
+      if (++digits > 3 || value > 255) return null;
+    } else return null;
+  }
+  return octet === 4 ? bytes : null;
 }
 
 function parseHexGroups(text: string): number[] | null {
@@ -109,7 +131,7 @@ export function parseIp(text: string): ParsedIp | null {
 }
 
 function formatIpv4(bytes: Uint8Array): string {
-  return Array.from(bytes).join('.');
+  return `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
 }
 
 /**
