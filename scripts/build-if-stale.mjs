@@ -1,22 +1,25 @@
 #!/usr/bin/env node
 /**
- * Builds dist/ (tsc -p tsconfig.build.json) when it is missing or older than any source file, so that
- * `npm start` on a fresh clone and the tests that start the real service run what production runs.
- * Usable as a module (`buildIfStale()`) and as a command (`--always`: `npm run build`).
+ * Builds dist/ when it is missing or older than any source file, so that `npm start` on a fresh clone and
+ * the tests that start the real service run what production runs. Usable as a module (`buildIfStale()`)
+ * and as a command (`--always`: `npm run build`).
+ *
+ * dist/ is one bundle of the service and the packages it imports (esbuild: ES modules, split at the
+ * service's own lazy imports, whitespace and syntax minified, names kept so that stack traces stay
+ * readable; source maps beside it). A worker then loads about 9 MB less code than from the separate
+ * modules tsc would emit, and starts faster (README "Under load"). Type checking is `npm run typecheck`.
+ * node_modules/ stays needed at run time for the files read from packages (the bundled IP data,
+ * swagger-ui-dist's assets).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const stamp = join(root, 'dist', '.built');
-const inputs = [
-  join(root, 'src'),
-  join(root, 'tsconfig.json'),
-  join(root, 'tsconfig.build.json'),
-  join(root, 'package-lock.json'),
-];
+const dist = join(root, 'dist');
+const stamp = join(dist, '.built');
+const inputs = [join(root, 'src'), join(root, 'package-lock.json'), fileURLToPath(import.meta.url)];
+const definitionsDir = join(root, 'src', 'graphql', 'definitions');
 
 function newestMtime(path) {
   const info = statSync(path);
@@ -26,28 +29,71 @@ function newestMtime(path) {
   return newest;
 }
 
-export function buildIfStale({ quiet = false, always = false } = {}) {
+/**
+ * src/graphql/load-definitions.ts reads its directory at run time; a bundle has no directory, so the
+ * module becomes the same imports written out, in the same (name) order.
+ */
+const definitionsWrittenOut = {
+  name: 'definitions-written-out',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]graphql[\\/]load-definitions\.ts$/ }, () => {
+      const names = readdirSync(definitionsDir)
+        .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
+        .sort();
+      if (names.length === 0) throw new Error(`no check definitions in ${definitionsDir}`);
+      return {
+        contents: names.map((name) => `import './definitions/${name}';`).join('\n'),
+        loader: 'ts',
+        resolveDir: dirname(definitionsDir),
+      };
+    });
+  },
+};
+
+export async function buildIfStale({ quiet = false, always = false } = {}) {
   const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
   if (!always && builtAt > 0 && Math.max(...inputs.map(newestMtime)) <= builtAt) return false;
-  if (!quiet) process.stderr.write('netdiag: building dist/ (tsc -p tsconfig.build.json)\n');
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  if (!existsSync(tsc)) {
+  if (!quiet) process.stderr.write('netdiag: building dist/ (esbuild bundle of src/main.ts)\n');
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
     throw new Error(
-      'dist/ is missing or stale and TypeScript is not installed: run `npm ci` (with dev dependencies) and `npm run build`',
+      'dist/ is missing or stale and esbuild is not installed: run `npm ci` (with dev dependencies) and `npm run build`',
     );
   }
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
-    cwd: root,
-    stdio: 'inherit',
+  rmSync(dist, { recursive: true, force: true });
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [
+      { in: 'src/main.ts', out: 'main' },
+      // run as a process of its own by src/probes/ipdata/ip-data-builder.ts, found next to the chunk
+      // that starts it (every chunk sits in dist/ itself)
+      { in: 'src/probes/ipdata/build-ip-data-main.ts', out: 'build-ip-data-main' },
+    ],
+    outdir: dist,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: true,
+    // CommonJS packages inside an ES module bundle call require(); give each chunk one.
+    banner: {
+      js: "import { createRequire as __netdiagCreateRequire } from 'node:module'; const require = __netdiagCreateRequire(import.meta.url);",
+    },
+    plugins: [definitionsWrittenOut],
+    logLevel: 'warning',
   });
-  if (result.status !== 0) throw new Error(`the build failed (tsc exited ${result.status})`);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
   return true;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    buildIfStale({ always: process.argv.includes('--always') });
+    await buildIfStale({ always: process.argv.includes('--always') });
   } catch (e) {
     process.stderr.write(`netdiag: ${e.message}\n`);
     process.exit(1);

@@ -6,7 +6,7 @@
 import { buildIfStale } from './build-if-stale.mjs';
 
 try {
-  buildIfStale();
+  await buildIfStale();
 } catch (e) {
   process.stderr.write(`netdiag: refusing to start: ${e.message}\n`);
   process.exit(1);

@@ -22,6 +22,7 @@ import {
   type TypeNode,
 } from 'graphql';
 import { readFileSync } from 'node:fs';
+import { projectFile } from '../project-files.js';
 import type { Config } from '../config.js';
 import { CHECK_FAMILIES } from '../graphql/checks.js';
 import { costOf } from '../graphql/pricing.js';
@@ -42,7 +43,7 @@ interface RecordedExample {
  */
 function recordedExamples(): Record<string, RecordedExample> {
   try {
-    return JSON.parse(readFileSync(new URL('../../data/openapi-examples.json', import.meta.url), 'utf8'));
+    return JSON.parse(readFileSync(projectFile('data/openapi-examples.json'), 'utf8'));
   } catch {
     return {};
   }

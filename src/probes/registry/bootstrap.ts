@@ -4,7 +4,7 @@
  * point `rdap.bootstrapFile` at a fresher one. Parsed once at start-up.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { projectFile } from '../../project-files.js';
 import { ConfigError } from '../../config.js';
 import { canonicalName } from '../../net/dns-name.js';
 
@@ -19,7 +19,7 @@ export interface Bootstrap {
 
 /** Path of the copy bundled with the service (repository root / data). */
 export function bundledBootstrapPath(): string {
-  return fileURLToPath(new URL('../../../data/rdap-dns.json', import.meta.url));
+  return projectFile('data/rdap-dns.json');
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
