@@ -2,7 +2,9 @@
  * The real entry point, as `npm start` runs it (the compiled build under plain node, a real socket on loopback):
  * start, answer, log JSON lines, stop cleanly on SIGTERM; refuse to start on a bad config file.
  */
+import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startService } from '../helpers/process.js';
 
@@ -37,6 +39,35 @@ describe('npm start', { timeout: 60_000 }, () => {
     });
     expect(s.output()).not.toContain('smoke-key-123456');
     expect(lines.at(-1).event).toBe('stopped');
+  });
+
+  it('carries in its build every check, the recorded OpenAPI examples and the bundled IP data', async () => {
+    const s = startService({
+      server: { host: '127.0.0.1', port: 0 },
+      auth: { keys: ['smoke-key-123456'] },
+    });
+    try {
+      const base = `http://${await s.listening}`;
+      const openapi = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as {
+        paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+      };
+      const checks = Object.keys(openapi.paths).filter((path) => path !== '/api/v1/openapi.json');
+      // one per REST document (schema/rest/<tool>.graphql)
+      expect(checks).toHaveLength(readdirSync(resolve(import.meta.dirname, '../../schema/rest')).length);
+      // data/openapi-examples.json, read from the project root by the bundle as by the sources
+      const withoutExample = checks.filter(
+        (path) => !JSON.stringify(openapi.paths[path]!.get.responses['200']).includes('"recorded"'),
+      );
+      expect(withoutExample).toEqual([]);
+      // the IP data file, built by the bundle's own builder process into this instance's data directory
+      const res = await fetch(`${base}/api/v1/ip-info?target=8.8.8.8`, {
+        headers: { 'x-api-key': 'smoke-key-123456' },
+      });
+      expect(((await res.json()) as { data: { asn: string } }).data.asn).toBe('AS15169');
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
   });
 
   it('refuses to start on an unknown config key, naming its path', async () => {
