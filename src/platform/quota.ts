@@ -26,15 +26,18 @@ export interface QuotaPolicy {
   readonly windowSeconds: number;
 }
 
-interface Charge {
-  readonly id: string;
-  readonly at: number;
-  cost: number;
-}
-
-/** One key's live charges, oldest first, with their running total (O(1) check, amortised O(1) expiry). */
+/**
+ * One key's live charges, oldest first, as parallel columns of numbers with their running total (O(1)
+ * check, amortised O(1) expiry). Columns of numbers rather than an object and an id string per charge:
+ * about 24 bytes a charge instead of about 130 (a key with a large allowance keeps a window's worth).
+ */
 interface Ledger {
-  charges: Charge[];
+  /** when each charge was made (ms) */
+  readonly at: number[];
+  /** what is left of each charge after refunds */
+  readonly cost: number[];
+  /** each charge's number, its refund handle */
+  readonly id: number[];
   used: number;
 }
 
@@ -48,11 +51,10 @@ export function createMemoryQuotaStore(policy: QuotaPolicy, now: () => number = 
   const live = (keyId: string, t: number): Ledger | undefined => {
     const ledger = ledgers.get(keyId);
     if (!ledger) return undefined;
-    const { charges } = ledger;
     let expired = 0;
-    while (expired < charges.length && charges[expired]!.at + windowMs <= t) ledger.used -= charges[expired++]!.cost;
-    if (expired > 0) charges.splice(0, expired);
-    if (charges.length === 0) {
+    while (expired < ledger.at.length && ledger.at[expired]! + windowMs <= t) ledger.used -= ledger.cost[expired++]!;
+    if (expired > 0) for (const column of [ledger.at, ledger.cost, ledger.id]) column.splice(0, expired);
+    if (ledger.at.length === 0) {
       ledgers.delete(keyId);
       return undefined;
     }
@@ -78,28 +80,31 @@ export function createMemoryQuotaStore(policy: QuotaPolicy, now: () => number = 
         return {
           allowed: false,
           remaining: left,
-          resetSeconds: secondsUntil(ledger?.charges[0], windowMs, t),
-          retryAfterSeconds: retryAfter(ledger?.charges ?? [], cost - left, windowMs, t, policy.windowSeconds),
+          resetSeconds: secondsUntil(ledger?.at[0], windowMs, t),
+          retryAfterSeconds: ledger
+            ? retryAfter(ledger, cost - left, windowMs, t, policy.windowSeconds)
+            : policy.windowSeconds,
           chargeId: null,
         };
       }
       let chargeId: string | null = null;
       let current = ledger;
       if (cost > 0) {
-        chargeId = `${t}-${++sequence}`;
-        const entry = { id: chargeId, at: t, cost };
-        if (current) {
-          current.charges.push(entry);
-          current.used += cost;
-        } else {
-          current = { charges: [entry], used: cost };
+        const id = ++sequence;
+        chargeId = String(id);
+        if (!current) {
+          current = { at: [], cost: [], id: [], used: 0 };
           ledgers.set(keyId, current);
         }
+        current.at.push(t);
+        current.cost.push(cost);
+        current.id.push(id);
+        current.used += cost;
       }
       return {
         allowed: true,
         remaining: left - cost,
-        resetSeconds: secondsUntil(current?.charges[0], windowMs, t),
+        resetSeconds: secondsUntil(current?.at[0], windowMs, t),
         retryAfterSeconds: 0,
         chargeId,
       };
@@ -107,14 +112,14 @@ export function createMemoryQuotaStore(policy: QuotaPolicy, now: () => number = 
     async refund(keyId, chargeId, amount) {
       const ledger = ledgers.get(keyId);
       // Refunds come right after the charge, so the entry is at the end: search backwards.
-      const index = ledger ? ledger.charges.findLastIndex((c) => c.id === chargeId) : -1;
+      const id = Number(chargeId);
+      const index = ledger ? ledger.id.lastIndexOf(id) : -1;
       if (!ledger || index < 0) return;
-      const entry = ledger.charges[index]!;
-      const back = Math.min(entry.cost, amount);
-      entry.cost -= back;
+      const back = Math.min(ledger.cost[index]!, amount);
+      ledger.cost[index]! -= back;
       ledger.used -= back;
-      if (entry.cost === 0) ledger.charges.splice(index, 1);
-      if (ledger.charges.length === 0) ledgers.delete(keyId);
+      if (ledger.cost[index] === 0) for (const column of [ledger.at, ledger.cost, ledger.id]) column.splice(index, 1);
+      if (ledger.at.length === 0) ledgers.delete(keyId);
     },
     async close() {
       clearInterval(sweep);
@@ -122,22 +127,16 @@ export function createMemoryQuotaStore(policy: QuotaPolicy, now: () => number = 
   };
 }
 
-function secondsUntil(oldest: Charge | undefined, windowMs: number, t: number): number {
-  return oldest ? Math.max(1, Math.ceil((oldest.at + windowMs - t) / 1000)) : 0;
+function secondsUntil(oldestAt: number | undefined, windowMs: number, t: number): number {
+  return oldestAt === undefined ? 0 : Math.max(1, Math.ceil((oldestAt + windowMs - t) / 1000));
 }
 
 /** Seconds until charges worth `needed` credits have expired (oldest first). */
-function retryAfter(
-  list: readonly Charge[],
-  needed: number,
-  windowMs: number,
-  t: number,
-  windowSeconds: number,
-): number {
+function retryAfter(ledger: Ledger, needed: number, windowMs: number, t: number, windowSeconds: number): number {
   let freed = 0;
-  for (const c of list) {
-    freed += c.cost;
-    if (freed >= needed) return Math.max(1, Math.ceil((c.at + windowMs - t) / 1000));
+  for (let i = 0; i < ledger.at.length; i++) {
+    freed += ledger.cost[i]!;
+    if (freed >= needed) return Math.max(1, Math.ceil((ledger.at[i]! + windowMs - t) / 1000));
   }
   // The cost exceeds the whole allowance: it never fits. Say "a full window" rather than 0.
   return windowSeconds;
