@@ -103,7 +103,7 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
   // The inspector (loopback, a free port per process) lets the benchmark run a full garbage collection
   // before it reads the heap: what is left then is what the service keeps, not garbage V8 has not
   // collected yet because nothing allocates any more.
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', 'scripts/start.mjs'], {
+  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', ...npmStartNodeFlags(), 'scripts/start.mjs'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -146,6 +146,15 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
       await exited;
     },
   };
+}
+
+/** The node flags `npm start` passes (package.json), so that the service runs here as it runs there. */
+function npmStartNodeFlags(): string[] {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
+  const words = start.split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'scripts/start.mjs') throw new Error(`unexpected start script: ${start}`);
+  return words.slice(1, -1);
 }
 
 /** Resident set size of the processes, in MB (Linux /proc). */
