@@ -17,7 +17,9 @@
  */
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { Reader, type Response } from 'maxmind';
 import { addressWords } from './address-words.js';
 import { AsnIndexBuilder, type AsnIndex } from './asn-index.js';
@@ -26,7 +28,7 @@ import { factsFromBundled, type IpFacts } from './facts.js';
 import { bundledFiles, type BundledFiles } from './bundled-files.js';
 import { readBoundedFile } from './files.js';
 import { runIpDataBuilder } from './ip-data-builder.js';
-import { FORMAT_VERSION, ipDataTables, openIpDataFile, writeIpDataFile } from './ip-data-file.js';
+import { FORMAT_VERSION, ipDataTables, openIpDataFile, writeIpDataFile, type IpDataFile } from './ip-data-file.js';
 
 /** A database opened and ready. */
 export interface OpenIpDatabase {
@@ -65,6 +67,7 @@ export async function buildIpDataFile(files: BundledFiles, out: string): Promise
 }
 
 const FILE_NAME = /^ip-data-[0-9a-f]{16}[.]bin$/;
+const PARTIAL_NAME = /^ip-data-[0-9a-f]{16}[.]bin[.]\d+[.]partial$/;
 
 /**
  * Where the file built from these sources lives: its name changes with the
@@ -80,18 +83,38 @@ export async function ipDataFilePath(files: BundledFiles, dataDir: string): Prom
   return join(dataDir, `ip-data-${hash.digest('hex').slice(0, 16)}.bin`);
 }
 
-/** Builds the file when it is missing, then opens it; the lookups read it on demand. */
+/** Errors of a data directory this process cannot write to (read-only mount, another owner, not a directory). */
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR']);
+
+/** Where the file is built when `server.dataDir` cannot be written: this user's directory under the system's temporary one. */
+export function fallbackIpDataDir(): string {
+  return join(tmpdir(), `netdiag-ip-data-${process.getuid?.() ?? 'user'}`);
+}
+
+async function openOrBuild(files: BundledFiles, dataDir: string): Promise<IpDataFile> {
+  const path = await ipDataFilePath(files, dataDir);
+  return openIpDataFile(path).catch(async (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+    await mkdir(dataDir, { recursive: true });
+    await access(dataDir, constants.W_OK);
+    await runIpDataBuilder(files, path);
+    await removeOtherIpDataFiles(path);
+    return openIpDataFile(path);
+  });
+}
+
+/**
+ * Builds the file when it is missing, then opens it; the lookups read it on demand. A data directory
+ * that cannot be written (a read-only deployment with `auth.secret` set) gets the file built under the
+ * system's temporary directory instead.
+ */
 export async function openBundledDatabase(
   dataDir: string,
   files: BundledFiles = bundledFiles(),
 ): Promise<OpenIpDatabase> {
-  const path = await ipDataFilePath(files, dataDir);
-  const file = await openIpDataFile(path).catch(async (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'ENOENT') throw e;
-    await mkdir(dataDir, { recursive: true });
-    await runIpDataBuilder(files, path);
-    await removeOtherIpDataFiles(path);
-    return openIpDataFile(path);
+  const file = await openOrBuild(files, dataDir).catch((e: NodeJS.ErrnoException) => {
+    if (!UNWRITABLE.has(e.code ?? '')) throw e;
+    return openOrBuild(files, fallbackIpDataDir());
   });
   return {
     async lookup(ip: string): Promise<IpFacts> {
@@ -104,9 +127,20 @@ export async function openBundledDatabase(
   };
 }
 
-/** Files built from earlier sources; a process still reading one keeps it open until it exits. */
+/** A partial file this old was left by a builder that died: a build takes seconds. */
+const ABANDONED_PARTIAL_MS = 3_600_000;
+
+/**
+ * Files built from earlier sources (a process still reading one keeps it open until it exits), and
+ * partial files of builders that died.
+ */
 async function removeOtherIpDataFiles(keep: string): Promise<void> {
   const dir = dirname(keep);
-  for (const name of await readdir(dir))
-    if (FILE_NAME.test(name) && join(dir, name) !== keep) await unlink(join(dir, name)).catch(() => undefined);
+  for (const name of await readdir(dir)) {
+    const path = join(dir, name);
+    const abandoned =
+      PARTIAL_NAME.test(name) &&
+      Date.now() - (await stat(path).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs > ABANDONED_PARTIAL_MS;
+    if ((FILE_NAME.test(name) && path !== keep) || abandoned) await unlink(path).catch(() => undefined);
+  }
 }

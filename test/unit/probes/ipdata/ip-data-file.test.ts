@@ -4,7 +4,7 @@
  * the file exactly as from the sources held in memory, and the build in a process
  * of its own, once per data directory.
  */
-import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { buildAsnIndex } from '../../../../src/probes/ipdata/asn-index.js';
 import {
   buildBundledAsnIndex,
   bundledFiles,
+  fallbackIpDataDir,
   ipDataFilePath,
   openBundledDatabase,
 } from '../../../../src/probes/ipdata/bundled.js';
@@ -168,19 +169,31 @@ describe('the bundled data from the file', () => {
     expect(differences.slice(0, 5)).toEqual([]);
   }, 60_000);
 
-  it('is built in a process of its own once per data directory, and an outdated file is removed', async () => {
+  it('is built in a process of its own once per data directory; outdated and abandoned files are removed', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'netdiag-ipdata-'));
     const outdated = join(dataDir, 'ip-data-0123456789abcdef.bin');
     writeFileSync(outdated, 'built from an older package');
+    const abandoned = join(dataDir, 'ip-data-0123456789abcdef.bin.4242.partial');
+    writeFileSync(abandoned, 'half a file from a builder that died');
+    utimesSync(abandoned, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
     const database = await openBundledDatabase(dataDir);
     expect((await database.lookup('8.8.8.8')).asn).toBe('AS15169');
     const path = await ipDataFilePath(bundledFiles(), dataDir);
     const built = statSync(path);
     expect(existsSync(outdated)).toBe(false);
+    expect(existsSync(abandoned)).toBe(false);
     expect(readdirSync(dataDir)).toEqual([path.slice(dataDir.length + 1)]);
 
     await openBundledDatabase(dataDir);
     expect(statSync(path).mtimeMs).toBe(built.mtimeMs);
     expect(statSync(path).ino).toBe(built.ino);
+  }, 60_000);
+
+  it('is built under the temporary directory when the data directory cannot be written', async () => {
+    const notADirectory = join(mkdtempSync(join(tmpdir(), 'netdiag-ipdata-')), 'a-file');
+    writeFileSync(notADirectory, 'a file where the data directory should be');
+    const database = await openBundledDatabase(join(notADirectory, 'data'));
+    expect((await database.lookup('8.8.8.8')).asn).toBe('AS15169');
+    expect(existsSync(await ipDataFilePath(bundledFiles(), fallbackIpDataDir()))).toBe(true);
   }, 60_000);
 });
