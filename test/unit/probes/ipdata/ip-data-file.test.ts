@@ -29,7 +29,7 @@ import {
 import { writeMmdb } from '../../../lab/mmdb-writer.js';
 import { SHARED_IP_DATA_DIR } from '../../../helpers/ip-data.js';
 
-const csv = (lines: string[]): Uint8Array => new TextEncoder().encode(lines.join('\n') + '\n');
+const csv = (lines: string[]): Uint8Array => new TextEncoder().encode(`${lines.join('\n')}\n`);
 const ip4 = (word: number): string => `${word >>> 24}.${(word >>> 16) & 255}.${(word >>> 8) & 255}.${word & 255}`;
 const US = encodeCountry('US');
 const DE = encodeCountry('DE');
