@@ -121,8 +121,8 @@ async function main(): Promise<void> {
   enableProcessMetrics(services.metrics);
   listener = requestListenerFor(createApp(services));
   logger.info('ready', { ms: Math.round(performance.now() - started) });
-  // Build the IP database index now, in slices between requests, so the first ip-info request does not
-  // pay for it (about a second); a failure leaves lookups to try again and says why.
+  // Open the IP data now (on a first start its file is built by a child process, about a second), so the
+  // first ip-info request does not wait for it; a failure leaves lookups to try again and says why.
   const warming = performance.now();
   services.ipData.warm?.().then(
     () => logger.info('ip_database_ready', { ms: Math.round(performance.now() - warming) }),

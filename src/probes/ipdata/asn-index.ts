@@ -1,5 +1,5 @@
 /**
- * A compact in-memory index from IP address to autonomous system, built from the
+ * A compact index from IP address to autonomous system, built from the
  * CSVs of @ip-location-db/asn (columns: ip_range_start, ip_range_end,
  * autonomous_system_number, autonomous_system_organization; inclusive ranges;
  * the organisation is quoted per RFC 4180 when it holds a comma or a quote).
@@ -16,8 +16,9 @@
  * Overlapping rows (the published data has a few: a more specific route inside a
  * wider one) are resolved so that the row starting later wins inside its own
  * extent and the wider row resumes after it; rows starting at the same address
- * let the narrower one win. Nothing in this module does I/O: the probe hands it
- * the bytes and decides when to yield to the event loop between slices.
+ * let the narrower one win. Nothing in this module does I/O: the IP data builder
+ * (./bundled.ts, in a process of its own) hands it the bytes, and writes its
+ * tables into the IP data file (./ip-data-file.ts).
  */
 import {
   compareWords,
@@ -196,7 +197,7 @@ class OrganisationCollector {
   }
 }
 
-/** Reads one CSV in slices so that the caller can yield between them. */
+/** Reads one CSV in slices (the caller decides how many lines at a time). */
 export interface CsvCursor {
   /** True once every line has been read. */
   readonly done: boolean;
@@ -339,7 +340,7 @@ export class AsnIndexBuilder {
   }
 }
 
-/** Builds the index in one go (tests and tools; the probe builds it in slices). */
+/** Builds the index in one go from two CSVs held in memory (tests and tools). */
 export function buildAsnIndex(v4Csv: Uint8Array, v6Csv: Uint8Array): AsnIndex {
   const builder = new AsnIndexBuilder();
   for (const [family, name, bytes] of [
