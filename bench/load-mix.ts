@@ -4,7 +4,11 @@
  * checks against the project's loopback lab (DNS, TLS and HTTP servers in a process of their own,
  * bench/load-lab.ts). Loopback only.
  *
- * Prints, per run: req/s, latency p50/p90/p99/max, answers by status, time-outs, the latency of
+ * The services of every worker count run at once and their runs alternate in three rounds (the machine's
+ * speed drifts between runs); the clients are bench/keep-alive-client.ts, lean so that the generator
+ * takes as little as it can of the cores it shares with the service.
+ *
+ * Prints, per worker count: req/s, latency p50/p90/p99/max, answers by status, time-outs, the latency of
  * /healthz on a new connection every 250 ms during the load, and the service's memory (RSS of every
  * process at rest, peak and after; V8 heap before and after, from /metrics).
  * Then a saturation run: more clients until throughput stops growing, then twice that.
@@ -19,7 +23,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Pool, WebSocket } from 'undici';
+import { WebSocket } from 'undici';
+import { KeepAliveClient } from './keep-alive-client.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLIENT_KEYS = 400;
@@ -264,23 +269,14 @@ interface RunFigures {
   connectMs: number;
 }
 
-async function runMix(service: Service, paths: string[], clients: number, durationMs: number): Promise<RunFigures> {
+async function runMixRaw(service: Service, paths: string[], clients: number, durationMs: number): Promise<RawRun> {
   if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(service.origin)) throw new Error('the load only targets loopback');
-  const pool = new Pool(service.origin, { connections: clients, pipelining: 1, headersTimeout: REQUEST_TIMEOUT_MS });
+  const connections = Array.from({ length: clients }, () => new KeepAliveClient(service.origin));
   // Every client connects before the clock starts: the run measures clients looping on their
   // keep-alive connections, not a burst of new connections (README "Under load": a busy process
   // accepts one new connection per event-loop iteration).
   const connectStarted = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      const res = await pool.request({
-        method: 'GET',
-        path: '/healthz',
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      await res.body.arrayBuffer();
-    }),
-  );
+  await Promise.all(connections.map((c) => c.get('/healthz', {}, REQUEST_TIMEOUT_MS)));
   const connectMs = performance.now() - connectStarted;
   const latencies: number[] = [];
   const byStatus: Record<string, number> = {};
@@ -293,16 +289,14 @@ async function runMix(service: Service, paths: string[], clients: number, durati
       const path = paths[n++ % paths.length]!;
       const t0 = performance.now();
       try {
-        const res = await pool.request({
-          method: 'GET',
+        const status = await connections[i]!.get(
           path,
-          headers: { 'x-api-key': keyOf(i), 'x-forwarded-for': '93.184.216.34' },
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        });
-        await res.body.arrayBuffer();
-        byStatus[res.statusCode] = (byStatus[res.statusCode] ?? 0) + 1;
+          { 'x-api-key': keyOf(i), 'x-forwarded-for': '93.184.216.34' },
+          REQUEST_TIMEOUT_MS,
+        );
+        byStatus[status] = (byStatus[status] ?? 0) + 1;
         // a shed request comes back at once: its client waits as told before asking again
-        if (res.statusCode === 503) await new Promise((r) => setTimeout(r, 100));
+        if (status === 503) await new Promise((r) => setTimeout(r, 100));
       } catch {
         timeouts++;
       }
@@ -320,11 +314,31 @@ async function runMix(service: Service, paths: string[], clients: number, durati
   await Promise.all([...Array.from({ length: clients }, (_, i) => client(i)), probing]);
   const elapsed = performance.now() - started;
   const liveness = await probe.stop();
-  await pool.close();
-  latencies.sort((a, b) => a - b);
+  for (const c of connections) c.close();
+  return { clients, latencies, byStatus, timeouts, liveness, rssPeakMb, connectMs, elapsedMs: elapsed };
+}
+
+/** What one run saw, unmerged: runs of one service in several rounds are merged by figuresOf. */
+interface RawRun {
+  clients: number;
+  latencies: number[];
+  byStatus: Record<string, number>;
+  timeouts: number;
+  liveness: number[];
+  rssPeakMb: number;
+  connectMs: number;
+  elapsedMs: number;
+}
+
+function figuresOf(runs: readonly RawRun[]): RunFigures {
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const byStatus: Record<string, number> = {};
+  for (const r of runs)
+    for (const [status, n] of Object.entries(r.byStatus)) byStatus[status] = (byStatus[status] ?? 0) + n;
+  const elapsed = runs.reduce((t, r) => t + r.elapsedMs, 0);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
   return {
-    clients,
+    clients: runs[0]!.clients,
     requests: latencies.length,
     perSecond: (latencies.length / elapsed) * 1000,
     answeredPerSecond:
@@ -334,11 +348,15 @@ async function runMix(service: Service, paths: string[], clients: number, durati
     p99: pct(99),
     max: latencies.at(-1) ?? NaN,
     byStatus,
-    timeouts,
-    liveness,
-    rssPeakMb,
-    connectMs,
+    timeouts: runs.reduce((n, r) => n + r.timeouts, 0),
+    liveness: runs.flatMap((r) => r.liveness),
+    rssPeakMb: Math.max(...runs.map((r) => r.rssPeakMb)),
+    connectMs: Math.max(...runs.map((r) => r.connectMs)),
   };
+}
+
+async function runMix(service: Service, paths: string[], clients: number, durationMs: number): Promise<RunFigures> {
+  return figuresOf([await runMixRaw(service, paths, clients, durationMs)]);
 }
 
 function formatRun(name: string, r: RunFigures): string {
@@ -365,29 +383,45 @@ export async function benchLoadMix(
     `\nload: the mix ${paths.map((p) => p.split('?')[0]!.replace('/api/v1/', '')).join(', ')}${lab.tls ? '' : ' (ssl-checker left out: port 443 is taken)'}`,
   );
   try {
-    const throughput: Record<number, number> = {};
-    for (const workers of workerCounts) {
-      const service = await startService(lab, workers);
-      try {
+    // Every worker count's service runs at once, and their runs alternate in rounds: the machine's speed
+    // drifts by a tenth over a minute, which back-to-back runs would read as a difference between them.
+    const services = new Map<number, Service>();
+    try {
+      for (const workers of workerCounts) services.set(workers, await startService(lab, workers));
+      const before = new Map<number, { heap: number; rest: number }>();
+      for (const [workers, service] of services) {
         // warm-up: JIT in every worker, caches, connection pools
         await runMix(service, paths, 50, 3_000);
-        const heapBefore = await heapAfterGcMb(service);
-        const restMb = rssMb(service.pids) / service.pids.length;
-        const run = await runMix(service, paths, clients, durationMs);
-        await new Promise((r) => setTimeout(r, 2_000));
+        before.set(workers, { heap: await heapAfterGcMb(service), rest: rssMb(service.pids) / service.pids.length });
+      }
+      const rounds = services.size > 1 ? 3 : 1;
+      const runs = new Map<number, RawRun[]>(workerCounts.map((w) => [w, []]));
+      for (let round = 0; round < rounds; round++)
+        for (const [workers, service] of services)
+          runs.get(workers)!.push(await runMixRaw(service, paths, clients, durationMs / rounds));
+      await new Promise((r) => setTimeout(r, 2_000));
+      const throughput: Record<number, number> = {};
+      for (const [workers, service] of services) {
+        const run = figuresOf(runs.get(workers)!);
         const heapAfter = await heapAfterGcMb(service);
         const afterMb = rssMb(service.pids) / service.pids.length;
+        const { heap: heapBefore, rest: restMb } = before.get(workers)!;
         throughput[workers] = run.answeredPerSecond;
-        console.log(formatRun(`  ${workers} worker${workers > 1 ? 's' : ''}`, run));
+        console.log(
+          formatRun(
+            `  ${workers} worker${workers > 1 ? 's' : ''}${rounds > 1 ? ` (${rounds} rounds, alternating)` : ''}`,
+            run,
+          ),
+        );
         console.log(
           `    memory per worker: RSS at rest ${restMb.toFixed(0)} MB, peak ${(run.rssPeakMb / service.pids.length).toFixed(0)} MB, after ${afterMb.toFixed(0)} MB; heap after a full GC ${heapBefore.toFixed(0)} MB before the run, ${heapAfter.toFixed(0)} MB after (largest worker; at rest and after are read after that GC)`,
         );
-      } finally {
-        await service.stop();
       }
+      if (throughput[1] && throughput[2])
+        console.log(`  2 workers / 1 worker throughput (2xx/s): ${(throughput[2] / throughput[1]).toFixed(2)}×`);
+    } finally {
+      for (const service of services.values()) await service.stop();
     }
-    if (throughput[1] && throughput[2])
-      console.log(`  2 workers / 1 worker throughput (2xx/s): ${(throughput[2] / throughput[1]).toFixed(2)}×`);
     if (!saturation) return;
 
     // Saturation: one worker, more clients until throughput grows by less than 5 %, then twice that.
