@@ -173,8 +173,14 @@ export interface IpDataFile {
   close(): Promise<void>;
 }
 
-async function readExactly(handle: FileHandle, length: number, position: number, path: string): Promise<Uint8Array> {
-  const bytes = new Uint8Array(length);
+async function readExactly(
+  handle: FileHandle,
+  length: number,
+  position: number,
+  path: string,
+  into?: Uint8Array,
+): Promise<Uint8Array> {
+  const bytes = into ? into.subarray(0, length) : new Uint8Array(length);
   let filled = 0;
   while (filled < length) {
     const { bytesRead } = await handle.read(bytes, filled, length - filled, position + filled);
@@ -206,11 +212,12 @@ export async function openIpDataFile(path: string): Promise<IpDataFile> {
     const sparseOf = async (width: 1 | 4, rows: number, at: number): Promise<FamilyIndex> => {
       const stride = rowWords(width);
       const sparse = new Uint32Array(Math.ceil(rows / ROWS_PER_BLOCK) * width);
-      // Read in slices of 256 blocks (at most 384 KiB) rather than one read per block.
+      // Read in slices of 256 blocks (at most 384 KiB) into one buffer rather than one read per block.
       const sliceRows = ROWS_PER_BLOCK * 256;
+      const buffer = new Uint8Array(sliceRows * stride * 4);
       for (let first = 0; first < rows; first += sliceRows) {
         const count = Math.min(sliceRows, rows - first);
-        const slice = words32(await readExactly(handle, count * stride * 4, at + first * stride * 4, path));
+        const slice = words32(await readExactly(handle, count * stride * 4, at + first * stride * 4, path, buffer));
         for (let r = 0; r < count; r += ROWS_PER_BLOCK)
           sparse.set(slice.subarray(r * stride, r * stride + width), ((first + r) / ROWS_PER_BLOCK) * width);
       }
