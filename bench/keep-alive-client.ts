@@ -90,7 +90,10 @@ export class KeepAliveClient {
       : CHUNKED.test(head)
         ? chunkedEnd(this.#buffer, end + HEADER_END.length)
         : -2;
-    if (total === -2) return this.#fail(new Error(`an answer without a length: ${head.split('\r\n')[0]}`));
+    if (total === -2) {
+      this.#fail(new Error(`an answer without a length: ${head.split('\r\n')[0]}`));
+      return;
+    }
     if (total < 0 || this.#buffer.length < total) return;
     const status = Number(head.slice(9, 12));
     this.#buffer = this.#buffer.subarray(total);
