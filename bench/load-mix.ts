@@ -17,7 +17,8 @@
  * BENCH_LOAD_CLIENTS the clients of the mix runs (default 200); BENCH_LOAD_WORKERS the worker counts to
  * compare (default "1,2");
  * BENCH_LOAD_SATURATION=0 leaves the saturation run out (for a quick look while tuning);
- * SERVICE_NODE_OPTIONS is the service's NODE_OPTIONS (e.g. "--max-semi-space-size=4", README "Under load").
+ * SERVICE_NODE_FLAGS adds node flags after npm start's own, which they override (e.g.
+ * "--max-semi-space-size=4", README "Under load"; NODE_OPTIONS could not: the command line wins).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -108,15 +109,19 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
   // The inspector (loopback, a free port per process) lets the benchmark run a full garbage collection
   // before it reads the heap: what is left then is what the service keeps, not garbage V8 has not
   // collected yet because nothing allocates any more.
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', ...npmStartNodeFlags(), 'scripts/start.mjs'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      NETDIAG_CONFIG: file,
-      ...(process.env.SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS } : {}),
+  const extraFlags = (process.env.SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    ['--inspect=127.0.0.1:0', ...npmStartNodeFlags(), ...extraFlags, 'scripts/start.mjs'],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        NETDIAG_CONFIG: file,
+      },
+      stdio: ['ignore', logFd, 'pipe'],
     },
-    stdio: ['ignore', logFd, 'pipe'],
-  });
+  );
   closeSync(logFd);
   const inspectors: string[] = [];
   let stderr = '';
