@@ -33,6 +33,8 @@ import { FORMAT_VERSION, ipDataTables, openIpDataFile, writeIpDataFile, type IpD
 /** A database opened and ready. */
 export interface OpenIpDatabase {
   lookup(ip: string): Promise<IpFacts>;
+  /** Releases what the database holds open (the bundled data's file handle). */
+  close(): Promise<void>;
 }
 
 export { bundledFiles, type BundledFiles } from './bundled-files.js';
@@ -124,6 +126,7 @@ export async function openBundledDatabase(
       const as = entry.asn === 0 ? null : { asn: entry.asn, organisation: entry.organisation };
       return factsFromBundled(ip, as, decodeCountry(entry.country));
     },
+    close: () => file.close(),
   };
 }
 

@@ -36,6 +36,8 @@ export function ipinfoMmdbDatabase(reader: Pick<Reader<Response>, 'get' | 'metad
         );
       }
     },
+    // The reader holds a buffer, not a file.
+    close: async () => {},
   };
 }
 

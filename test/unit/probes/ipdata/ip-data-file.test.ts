@@ -183,8 +183,9 @@ describe('the bundled data from the file', () => {
     expect(existsSync(outdated)).toBe(false);
     expect(existsSync(abandoned)).toBe(false);
     expect(readdirSync(dataDir)).toEqual([path.slice(dataDir.length + 1)]);
+    await database.close();
 
-    await openBundledDatabase(dataDir);
+    await (await openBundledDatabase(dataDir)).close();
     expect(statSync(path).mtimeMs).toBe(built.mtimeMs);
     expect(statSync(path).ino).toBe(built.ino);
   }, 60_000);
@@ -195,5 +196,6 @@ describe('the bundled data from the file', () => {
     const database = await openBundledDatabase(join(notADirectory, 'data'));
     expect((await database.lookup('8.8.8.8')).asn).toBe('AS15169');
     expect(existsSync(await ipDataFilePath(bundledFiles(), fallbackIpDataDir()))).toBe(true);
+    await database.close();
   }, 60_000);
 });
