@@ -21,4 +21,4 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:8080/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 # --max-semi-space-size: README "Under load" (the same flags as `npm start`)
-CMD ["node", "--max-semi-space-size=16", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "dist/main.js"]

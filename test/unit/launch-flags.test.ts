@@ -22,7 +22,7 @@ describe('node flags', () => {
   );
 
   it('bound the young generation in npm start', () => {
-    expect(npmStart).toContain('--max-semi-space-size=16');
+    expect(npmStart).toContain('--max-semi-space-size=8');
   });
 
   it('are the same in the container recipe', () => {
