@@ -3,6 +3,7 @@
  * holds the credit ledger, so credits stay exact whichever worker a request lands on; SIGTERM drains
  * every worker; a worker that dies is replaced.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startService } from '../helpers/process.js';
 
@@ -27,7 +28,7 @@ async function waitFor(condition: () => boolean, what: string, ms = 30_000): Pro
 describe('two workers', { timeout: 90_000 }, () => {
   it('admit exactly the credited requests of 50 concurrent ones, replace a dead worker, and drain on SIGTERM', async () => {
     const s = startService({
-      server: { host: '127.0.0.1', port: 0, workers: 2 },
+      server: { host: '127.0.0.1', port: 0, workers: 2, singleThreadedGc: true },
       auth: { keys: [KEY] },
       // ip-info costs 3: credits for exactly 10 requests
       quota: { credits: 30 },
@@ -37,6 +38,11 @@ describe('two workers', { timeout: 90_000 }, () => {
     await waitFor(() => logLines(s.output()).filter((l) => l.event === 'ready').length === 2, 'two ready workers');
     const workers = logLines(s.output()).filter((l) => l.event === 'listening');
     expect(new Set(workers.map((l) => l.pid)).size).toBe(2);
+    // server.singleThreadedGc: the workers' command line carries the flag, the primary's does not
+    const commandLine = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
+    for (const { pid } of workers) expect(commandLine(pid)).toContain('--single-threaded-gc');
+    expect(commandLine(s.child.pid!)).not.toContain('--single-threaded-gc');
+    expect(logLines(s.output()).find((l) => l.event === 'primary')).toMatchObject({ gc: 'single-threaded' });
 
     const statuses = await Promise.all(
       Array.from({ length: 50 }, () =>
