@@ -38,6 +38,8 @@ export interface SeenHandshake {
   readonly alpn: string | null;
   /** the server-side error code when the handshake failed */
   readonly error: string | null;
+  /** whether the client resumed an earlier session instead of a full handshake */
+  readonly resumed: boolean;
 }
 
 export interface LabTlsServer {
@@ -103,6 +105,7 @@ export async function startTlsServer(opts: LabTlsServerOptions): Promise<LabTlsS
       protocol: socket.getProtocol(),
       alpn: typeof alpn === 'string' ? alpn : null,
       error: null,
+      resumed: socket.isSessionReused(),
     });
     socket.on('error', () => {});
     socket.end();
@@ -114,6 +117,7 @@ export async function startTlsServer(opts: LabTlsServerOptions): Promise<LabTlsS
       protocol: null,
       alpn: null,
       error: error.code ?? error.message,
+      resumed: false,
     });
   });
 

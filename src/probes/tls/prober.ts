@@ -17,6 +17,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Duplex } from 'node:stream';
 import tls from 'node:tls';
+import { clientSecureContext } from './client-contexts.js';
 import { summarizePeerChain, type CertificateEvidence, type PeerCertificateSummary } from './chain.js';
 import { TLS_PROTOCOL_VERSIONS, type TlsProtocolVersion } from './protocols.js';
 import { ProbeError, type ProbeErrorKind } from '../errors.js';
@@ -350,7 +351,7 @@ function handshakeOver(
   return new Promise((resolve, reject) => {
     let tlsSocket: tls.TLSSocket;
     try {
-      tlsSocket = tls.connect({ ...options, socket });
+      tlsSocket = tls.connect({ ...options, secureContext: clientSecureContext(options), socket });
     } catch (error) {
       // e.g. an unreadable `ca` or cipher list: a caller's mistake, but the socket must not leak
       socket.destroy();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TargetRefusedError } from '../../../../src/errors.js';
+import { clientSecureContext } from '../../../../src/probes/tls/client-contexts.js';
 import {
   TlsProbeError,
   legacyAwareCiphers,
@@ -226,5 +227,34 @@ describe('failures are ProbeErrors with a kind, a phase and a reason', () => {
 
   it('refuses a hostname where an IP literal belongs, without connecting', async () => {
     await expect(tlsHandshake(await options(443, { ip: 'good.lab.test' }))).rejects.toThrow(TypeError);
+  });
+});
+
+describe('client contexts', () => {
+  it('one context per setting, shared by the handshakes', () => {
+    const a = clientSecureContext({ minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2' });
+    expect(clientSecureContext({ minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2' })).toBe(a);
+    expect(clientSecureContext({ minVersion: 'TLSv1.3', maxVersion: 'TLSv1.3' })).not.toBe(a);
+    expect(clientSecureContext({ minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2', ca: 'x' })).not.toBe(a);
+  });
+
+  it('a shared context resumes no session: every probe is a full handshake, in TLS 1.2 and 1.3', async () => {
+    for (const version of ['TLSv1.2', 'TLSv1.3'] as const) {
+      const server = await goodServer({ minVersion: version, maxVersion: version });
+      for (let i = 0; i < 3; i++) {
+        const result = await tlsHandshake(await options(server.port, { minVersion: version, maxVersion: version }));
+        expect(result.protocol).toBe(version);
+      }
+      // A TLS 1.3 client finishes first and closes at once: the server may record that as a reset.
+      const seen = await server.handshakesSeen(3);
+      expect(seen.filter((h) => h.resumed)).toEqual([]);
+      if (version === 'TLSv1.2') expect(seen.map((h) => h.protocol)).toEqual([version, version, version]);
+    }
+  });
+
+  it('a bad cipher list fails the handshake with its reason and is not kept', async () => {
+    const server = await goodServer();
+    await expect(tlsHandshake(await options(server.port, { ciphers: 'NO-SUCH-CIPHER' }))).rejects.toThrow(/cipher/i);
+    expect((await tlsHandshake(await options(server.port))).authorized).toBe(true);
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * The client SecureContexts of the handshakes, made once per setting instead of once per connection.
+ *
+ * tls.connect without a `secureContext` builds one for every connection (an OpenSSL SSL_CTX with its
+ * cipher list and trust store): on the load mix that was about 3.5 % of a worker's CPU. A context holds
+ * no session of its own: Node's contexts keep no internal session cache (SSL_SESS_CACHE_NO_INTERNAL),
+ * so a client resumes only a session it is handed, and every probe stays a full handshake (a test
+ * checks it on the server's side).
+ *
+ * Only these options shape a context; the per-connection ones (servername, ALPN, the certificate
+ * checks) stay on tls.connect.
+ */
+import tls from 'node:tls';
+
+export interface ClientContextOptions {
+  readonly minVersion?: tls.SecureVersion;
+  readonly maxVersion?: tls.SecureVersion;
+  readonly ciphers?: string;
+  readonly ca?: string | Buffer | readonly (string | Buffer)[];
+}
+
+/**
+ * Settings come from configuration and the protocol pins (a handful); a bound keeps a caller that varies
+ * them from growing the map without end.
+ */
+const MAX_CONTEXTS = 64;
+const contexts = new Map<string, tls.SecureContext>();
+
+function caKey(ca: ClientContextOptions['ca']): string {
+  if (ca === undefined) return '';
+  const parts = Array.isArray(ca) ? ca : [ca];
+  return parts.map((p: string | Buffer) => (typeof p === 'string' ? p : p.toString('latin1'))).join('\0');
+}
+
+/** The shared context of these settings; throws as tls.createSecureContext does (a bad cipher list or CA). */
+export function clientSecureContext(options: ClientContextOptions): tls.SecureContext {
+  const key = [options.minVersion ?? '', options.maxVersion ?? '', options.ciphers ?? '', caKey(options.ca)].join('|');
+  let context = contexts.get(key);
+  if (!context) {
+    context = tls.createSecureContext({
+      ...(options.minVersion ? { minVersion: options.minVersion } : {}),
+      ...(options.maxVersion ? { maxVersion: options.maxVersion } : {}),
+      ...(options.ciphers ? { ciphers: options.ciphers } : {}),
+      ...(options.ca !== undefined ? { ca: options.ca as string | Buffer | (string | Buffer)[] } : {}),
+    });
+    if (contexts.size >= MAX_CONTEXTS) contexts.clear();
+    contexts.set(key, context);
+  }
+  return context;
+}
