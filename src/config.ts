@@ -78,8 +78,8 @@ const schema = z
         workers: z.number().int().min(0).max(64).default(0),
         /** added key (README "Under load"): V8 heap growth past the live heap before a full collection, in %; 0 = V8's heuristics */
         heapGrowthPercent: z.number().int().min(0).max(400).default(30),
-        /** added key (README "Every core"): workers collect garbage without helper threads; 'auto' = when they are at least as many as the cores */
-        singleThreadedGc: z.union([z.literal('auto'), z.boolean()]).default('auto'),
+        /** added key (README "Every core"): the workers collect garbage without V8's helper threads (more throughput, more memory) */
+        singleThreadedGc: z.boolean().default(false),
       })
       .strict()
       .prefault({}),

@@ -5,14 +5,13 @@
  * SIGINT lets every worker drain before exiting.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { availableParallelism } from 'node:os';
 import { workerCount, type Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { loadOrCreateSecret } from '../platform/keys.js';
 import { createMemoryQuotaStore, type QuotaStore } from '../platform/quota.js';
 import { issuancePolicy } from '../web/key-issuance.js';
 import { serveLedgers, type LedgerName } from './ledger-ipc.js';
-import { workerExecArgv, workersCollectAlone } from './worker-gc.js';
+import { workerExecArgv } from './worker-gc.js';
 
 /** A worker that dies this soon after its start is not replaced in a loop faster than this. */
 const RESPAWN_DELAY_MS = 1_000;
@@ -57,10 +56,7 @@ export function runPrimary(config: Config, logger: Logger, shutdownGraceMs: numb
     }, RESPAWN_DELAY_MS).unref();
   });
   const workers = workerCount(config);
-  const execArgv = workerExecArgv(
-    process.execArgv,
-    workersCollectAlone(config.server.singleThreadedGc, workers, availableParallelism()),
-  );
+  const execArgv = workerExecArgv(process.execArgv, config.server.singleThreadedGc);
   cluster.setupPrimary({ execArgv });
   for (let i = 0; i < workers; i++) fork();
   logger.info('primary', {

@@ -2,30 +2,24 @@
  * Whether the workers collect garbage on their own thread only (`server.singleThreadedGc`, README
  * "Every core").
  *
- * V8 hands parts of every collection (parallel scavenges, concurrent marking) to helper threads. A
- * single process on a machine with idle cores gains from them; but when the workers already fill every
- * core, a worker's helpers run on a core another worker needs, and the handing over costs CPU of its
- * own. On the loopback load mix with two workers on two cores, `--single-threaded-gc` gave 6 % more
- * answers per second (and one worker alone 8 % fewer: there it is left out).
+ * V8 hands parts of every collection (parallel scavenges, concurrent marking) to helper threads. When the
+ * workers already fill every core, a worker's helpers run on a core a sibling needs: with two workers on
+ * two cores, `--single-threaded-gc` answered 2 % (Node 20) to 6 % (Node 24) more per second on the
+ * loopback load mix, but the peak RSS per worker rose by 7 MB (Node 20) and by 90 MB (Node 24), the
+ * collections falling behind the allocation. Memory is the scarcer of the two for most deployments, so
+ * the default keeps the helpers and the key lets an operator choose.
  *
  * The flag is read when V8 starts, so it goes on the workers' command line; the primary, which serves
  * no HTTP, keeps its own.
  */
 
-export type SingleThreadedGc = 'auto' | boolean;
-
 const FLAG = '--single-threaded-gc';
-
-/** Whether the workers get the flag: 'auto' when they are at least as many as the cores. */
-export function workersCollectAlone(setting: SingleThreadedGc, workers: number, cores: number): boolean {
-  return setting === 'auto' ? workers >= cores : setting;
-}
 
 /**
  * The workers' node flags: the primary's, plus `--single-threaded-gc` when chosen and the operator's
  * command line does not already decide it (either way).
  */
-export function workerExecArgv(primaryExecArgv: readonly string[], collectAlone: boolean): string[] {
+export function workerExecArgv(primaryExecArgv: readonly string[], singleThreadedGc: boolean): string[] {
   const decided = primaryExecArgv.some((a) => a === FLAG || a === '--no-single-threaded-gc');
-  return collectAlone && !decided ? [...primaryExecArgv, FLAG] : [...primaryExecArgv];
+  return singleThreadedGc && !decided ? [...primaryExecArgv, FLAG] : [...primaryExecArgv];
 }

@@ -16,7 +16,7 @@ describe('configuration', () => {
       compositeTimeoutMs: 30000,
       workers: 0,
       heapGrowthPercent: 30,
-      singleThreadedGc: 'auto',
+      singleThreadedGc: false,
     });
     expect(c.tcp).toEqual({ connectTimeoutMs: 5000 });
     expect(c.tls).toEqual({ handshakeTimeoutMs: 5000 });
