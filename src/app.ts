@@ -115,7 +115,13 @@ export function createApp(services: Services): App {
             ? tooLarge(MAX_OPERATION_BODY_BYTES)
             : await boundedRequest(request, MAX_OPERATION_BODY_BYTES);
         if (bounded instanceof Response) return bounded;
-        return yoga.fetch(bounded, { peerAddress: server.peerAddress, auth: key, responseHeaders: {} });
+        // The operation is executed and its answer serialized when yoga.fetch resolves (no streaming).
+        const atEnd: (() => void)[] = [];
+        try {
+          return await yoga.fetch(bounded, { peerAddress: server.peerAddress, auth: key, responseHeaders: {}, atEnd });
+        } finally {
+          for (const end of atEnd) end();
+        }
       });
     }
     if (url.pathname === OPENAPI_PATH) {

@@ -44,7 +44,7 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
       headers: JSON.stringify({ 'x-api-key': 'YOUR_KEY' }),
     },
     maskedErrors: { maskError: createMaskError(services.logger) },
-    context: ({ request, peerAddress, auth, deadlineMs, responseHeaders }) => {
+    context: ({ request, peerAddress, auth, deadlineMs, responseHeaders, atEnd }) => {
       const url = new URL(request.url);
       return createRequestContext({
         services,
@@ -55,6 +55,7 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
         // GraphQL operations are priced after the context exists: give them the composite bound.
         deadlineMs: deadlineMs ?? services.config.server.compositeTimeoutMs,
         responseHeaders,
+        atEnd,
       });
     },
     plugins: [

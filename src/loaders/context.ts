@@ -7,6 +7,7 @@
 import { createRequestLoader } from './request-loader.js';
 import type { Config, HostPort } from '../config.js';
 import { InputError } from '../errors.js';
+import { deadlineSignal } from '../deadline.js';
 import { recordsOfType, type DnsQuery, type DnsResponse, type RecordType } from '../probes/dns/client.js';
 import { createTargetGuard, type ResolvedAddress, type TargetGuard } from '../probes/guard.js';
 import type { DnsClient } from '../probes/dns/client.js';
@@ -127,18 +128,23 @@ export function createCheckContext(services: LoaderDependencies, signal: AbortSi
   const askDns = (q: DnsQuery) =>
     coalescer.run(
       `dns|${dnsKey(q)}`,
-      () =>
-        limits.dns.run(
-          () =>
-            metrics.upstream(
-              'dns',
-              () => dnsClient.query(q),
-              (r) => r.rcode,
-            ),
-          // its own bound, from when it is first asked: not that of whichever request asked first
-          AbortSignal.timeout(config.server.requestTimeoutMs),
-          'a DNS question',
-        ),
+      () => {
+        // its own bound, from when it is first asked: not that of whichever request asked first (released
+        // when the question settles: an AbortSignal.timeout would live, with its timer, for the full bound)
+        const bound = deadlineSignal(config.server.requestTimeoutMs);
+        return limits.dns
+          .run(
+            () =>
+              metrics.upstream(
+                'dns',
+                () => dnsClient.query(q),
+                (r) => r.rcode,
+              ),
+            bound.signal,
+            'a DNS question',
+          )
+          .finally(bound.release);
+      },
       signal,
       `the DNS question ${q.name} ${q.type}`,
     );

@@ -74,25 +74,31 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
     const { requestTimeoutMs, compositeTimeoutMs } = services.config.server;
     const deadlineMs = composite ? compositeTimeoutMs : requestTimeoutMs;
     const headers: Record<string, string> = {};
+    const atEnd: (() => void)[] = [];
     const { execute, contextFactory, schema } = yoga.getEnveloped({
       request,
       peerAddress,
       auth,
       deadlineMs,
       responseHeaders: headers,
+      atEnd,
     });
-    const contextValue = (await contextFactory()) as unknown as RequestContext;
-
-    const result = await withDeadline(
-      execute({
-        schema,
-        document: route.document,
-        variableValues: variables,
-        contextValue,
-      }) as Promise<ExecutionResult>,
-      deadlineMs,
-      () => 'deadline' as const,
-    );
+    let result: ExecutionResult | 'deadline';
+    try {
+      const contextValue = (await contextFactory()) as unknown as RequestContext;
+      result = await withDeadline(
+        execute({
+          schema,
+          document: route.document,
+          variableValues: variables,
+          contextValue,
+        }) as Promise<ExecutionResult>,
+        deadlineMs,
+        () => 'deadline' as const,
+      );
+    } finally {
+      for (const end of atEnd) end();
+    }
     if (result === 'deadline') {
       return envelopeResponse(
         tool,
