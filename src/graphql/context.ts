@@ -98,10 +98,12 @@ export class RequestScope {
   }
 
   #abort(reason: unknown): void {
+    // Nothing was made: a check without I/O (my-ip) never touches the request's signal either.
+    if (!this.#controller) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.request.signal.removeEventListener('abort', this.#onClientGone);
-    if (this.#controller && !this.#controller.signal.aborted) this.#controller.abort(reason);
+    if (!this.#controller.signal.aborted) this.#controller.abort(reason);
   }
 }
 
