@@ -46,6 +46,12 @@ export interface RequestContext {
  * They live behind this object rather than as getters on the context itself: envelop builds the
  * context with Object.assign, which would read (and so create) every getter of ours.
  */
+/**
+ * The reason of every ended request's signal: one shared value, since a DOMException captures a stack
+ * trace when made (a new one per request cost my-ip 15 % of its throughput).
+ */
+const REQUEST_ENDED = new DOMException('the request has ended', 'AbortError');
+
 export class RequestScope {
   #controller: AbortController | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -94,7 +100,7 @@ export class RequestScope {
    * still running for this request (a check past a REST 504) to stop.
    */
   end(): void {
-    this.#abort(new DOMException('the request has ended', 'AbortError'));
+    this.#abort(REQUEST_ENDED);
   }
 
   #abort(reason: unknown): void {
