@@ -41,17 +41,17 @@ export interface RequestContext {
 }
 
 /**
- * The parts of a request that cost something to create — the AbortSignal (timers) and the check
- * context (loaders) — made on first use, so checks that do no I/O (my-ip) never pay for them.
- * They live behind this object rather than as getters on the context itself: envelop builds the
- * context with Object.assign, which would read (and so create) every getter of ours.
- */
-/**
  * The reason of every ended request's signal: one shared value, since a DOMException captures a stack
  * trace when made (a new one per request cost my-ip 15 % of its throughput).
  */
 const REQUEST_ENDED = new DOMException('the request has ended', 'AbortError');
 
+/**
+ * The parts of a request that cost something to create — the AbortSignal (timers) and the check
+ * context (loaders) — made on first use, so checks that do no I/O (my-ip) never pay for them.
+ * They live behind this object rather than as getters on the context itself: envelop builds the
+ * context with Object.assign, which would read (and so create) every getter of ours.
+ */
 export class RequestScope {
   #controller: AbortController | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -85,6 +85,8 @@ export class RequestScope {
           () => this.#abort(new DOMException(`the request's ${this.deadlineMs} ms bound has passed`, 'TimeoutError')),
           this.deadlineMs,
         );
+        // a scope nobody ends must not keep a stopping process alive for its bound
+        this.#timer.unref();
       }
     }
     return this.#controller.signal;
