@@ -80,8 +80,9 @@ interface Waiter {
 
 /**
  * Worker side: the worker's ledgers, each a QuotaStore whose every call is a request to the primary's
- * ledger of that name, sharing one channel. A primary that does not answer within `timeoutMs` fails the calls of that message (the credit plugin
- * answers 503, fail closed, decisions §11).
+ * ledger of that name, sharing one channel. A primary that does not answer within `timeoutMs`, or a
+ * channel that cannot send, fails the calls of that message (the credit plugin answers 503, fail
+ * closed, decisions §11).
  */
 export function createIpcLedgers(channel: Channel, timeoutMs = 5_000): Record<LedgerName, QuotaStore> {
   let sequence = 0;
@@ -104,17 +105,26 @@ export function createIpcLedgers(channel: Channel, timeoutMs = 5_000): Record<Le
     flushScheduled = false;
     const requests = outgoing;
     outgoing = [];
-    const ids = requests.map((r) => r.id);
-    // One timer for the message: its calls fail together when the primary does not answer.
-    setTimeout(() => {
-      for (const id of ids) {
+    const failAll = (reason: (ledger: LedgerName) => string): void => {
+      for (const { id } of requests) {
         const waiter = pending.get(id);
-        if (!waiter) continue;
+        if (!waiter) continue; // answered, or its ledger closed
         pending.delete(id);
-        waiter.reject(new Error(`the primary process did not answer the ledger within ${timeoutMs} ms`));
+        waiter.reject(new Error(reason(waiter.ledger)));
       }
-    }, timeoutMs).unref();
-    channel.send({ netdiagLedger: 'requests', requests } satisfies LedgerRequests);
+    };
+    // One timer for the message: its calls fail together when the primary does not answer.
+    const timer = setTimeout(
+      () => failAll((ledger) => `the primary process did not answer the ${ledger} ledger within ${timeoutMs} ms`),
+      timeoutMs,
+    ).unref();
+    try {
+      channel.send({ netdiagLedger: 'requests', requests } satisfies LedgerRequests);
+    } catch (e) {
+      // e.g. ERR_IPC_CHANNEL_CLOSED: the primary is gone
+      clearTimeout(timer);
+      failAll((ledger) => `the ${ledger} ledger cannot be reached: ${(e as Error).message}`);
+    }
   };
 
   const ask = (ledger: LedgerName, body: Omit<LedgerRequest, 'id' | 'ledger'>): Promise<LedgerReply> =>

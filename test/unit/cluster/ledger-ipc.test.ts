@@ -134,7 +134,18 @@ describe('ledgers over IPC', () => {
     await new Promise((r) => setImmediate(r)); // the message goes out at the end of the turn
     expect(a.sent).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(await settled).toMatch(/did not answer the ledger within 1000 ms/);
+    expect(await settled).toMatch(/did not answer the quota ledger within 1000 ms/);
+  });
+
+  it('a channel that cannot send fails the calls of that message with the reason', async () => {
+    const closed: Channel = {
+      send: () => {
+        throw new Error('Channel closed');
+      },
+      on: () => undefined,
+    };
+    const ledgers = createIpcLedgers(closed);
+    await expect(ledgers.issue.charge('key', 1)).rejects.toThrow(/issue ledger cannot be reached: Channel closed/);
   });
 
   it('closing a ledger fails its calls still waiting, and only its own', async () => {
