@@ -21,21 +21,21 @@ export interface ClientContextOptions {
 
 /**
  * Settings come from configuration and the protocol pins (a handful); a bound keeps a caller that varies
- * them from growing the map without end.
+ * them from growing the maps without end.
  */
 const MAX_CONTEXTS = 64;
-const contexts = new Map<string, tls.SecureContext>();
-
-function caKey(ca: ClientContextOptions['ca']): string {
-  if (ca === undefined) return '';
-  const parts = Array.isArray(ca) ? ca : [ca];
-  return parts.map((p: string | Buffer) => (typeof p === 'string' ? p : p.toString('latin1'))).join('\0');
-}
+/**
+ * By CA value first: the configured CA is one string, Buffer or array for the life of the process, so
+ * it is found by identity (or a string's cached hash) without joining a bundle's text per handshake.
+ */
+const contextsByCa = new Map<ClientContextOptions['ca'], Map<string, tls.SecureContext>>();
+let count = 0;
 
 /** The shared context of these settings; throws as tls.createSecureContext does (a bad cipher list or CA). */
 export function clientSecureContext(options: ClientContextOptions): tls.SecureContext {
-  const key = [options.minVersion ?? '', options.maxVersion ?? '', options.ciphers ?? '', caKey(options.ca)].join('|');
-  let context = contexts.get(key);
+  const key = `${options.minVersion ?? ''}|${options.maxVersion ?? ''}|${options.ciphers ?? ''}`;
+  let contexts = contextsByCa.get(options.ca);
+  let context = contexts?.get(key);
   if (!context) {
     context = tls.createSecureContext({
       ...(options.minVersion ? { minVersion: options.minVersion } : {}),
@@ -43,8 +43,17 @@ export function clientSecureContext(options: ClientContextOptions): tls.SecureCo
       ...(options.ciphers ? { ciphers: options.ciphers } : {}),
       ...(options.ca !== undefined ? { ca: options.ca as string | Buffer | (string | Buffer)[] } : {}),
     });
-    if (contexts.size >= MAX_CONTEXTS) contexts.clear();
+    if (count >= MAX_CONTEXTS) {
+      contextsByCa.clear();
+      count = 0;
+      contexts = undefined;
+    }
+    if (!contexts) {
+      contexts = new Map();
+      contextsByCa.set(options.ca, contexts);
+    }
     contexts.set(key, context);
+    count++;
   }
   return context;
 }
