@@ -37,7 +37,7 @@ async function main(): Promise<void> {
 
   if (workerCount(config) > 1 && cluster.isPrimary) {
     const { runPrimary } = await import('./cluster/primary.js');
-    runPrimary(config, logger, SHUTDOWN_GRACE_MS);
+    await runPrimary(config, logger, SHUTDOWN_GRACE_MS);
     return;
   }
 

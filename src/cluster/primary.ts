@@ -9,6 +9,7 @@ import { workerCount, type Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { loadOrCreateSecret } from '../platform/keys.js';
 import { createMemoryQuotaStore, type QuotaStore } from '../platform/quota.js';
+import { ensureBundledIpDataFile } from '../probes/ipdata/bundled.js';
 import { issuancePolicy } from '../web/key-issuance.js';
 import { serveLedgers, type LedgerName } from './ledger-ipc.js';
 import { workerExecArgv } from './worker-gc.js';
@@ -22,7 +23,7 @@ const EX_CONFIG = 78;
 /** Set in a worker's environment when the primary holds the ledgers (no Redis). */
 export const LEDGERS_IN_PRIMARY_ENV = 'NETDIAG_LEDGERS_IN_PRIMARY';
 
-export function runPrimary(config: Config, logger: Logger, shutdownGraceMs: number): void {
+export async function runPrimary(config: Config, logger: Logger, shutdownGraceMs: number): Promise<void> {
   // One secret for all workers: created here, before any worker could race to create its own.
   loadOrCreateSecret(config.auth.secret, config.server.dataDir);
   const stores: Record<LedgerName, QuotaStore> | null = config.store.redisUrl
@@ -56,6 +57,7 @@ export function runPrimary(config: Config, logger: Logger, shutdownGraceMs: numb
     }, RESPAWN_DELAY_MS).unref();
   });
   const workers = workerCount(config);
+  if (config.ipInfo.database === null) await prepareBundledIpData(config.server.dataDir, logger);
   const execArgv = workerExecArgv(process.execArgv, config.server.singleThreadedGc);
   cluster.setupPrimary({ execArgv });
   for (let i = 0; i < workers; i++) fork();
@@ -87,4 +89,19 @@ export function runPrimary(config: Config, logger: Logger, shutdownGraceMs: numb
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * Builds the bundled IP data's file before the workers start, when it is missing (a first start): each
+ * worker would otherwise run a builder of its own at the same time, about 40 MB and a second of CPU
+ * apiece. A failure is logged and left to the workers, which try again and say why on their own.
+ */
+async function prepareBundledIpData(dataDir: string, logger: Logger): Promise<void> {
+  const started = performance.now();
+  try {
+    await ensureBundledIpDataFile(dataDir);
+    logger.info('ip_data_file_ready', { ms: Math.round(performance.now() - started) });
+  } catch (e) {
+    logger.error('ip_data_file_failed', { message: (e as Error).message });
+  }
 }

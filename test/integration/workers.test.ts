@@ -43,6 +43,10 @@ describe('two workers', { timeout: 90_000 }, () => {
     for (const { pid } of workers) expect(commandLine(pid)).toContain('--single-threaded-gc');
     expect(commandLine(s.child.pid!)).not.toContain('--single-threaded-gc');
     expect(logLines(s.output()).find((l) => l.event === 'primary')).toMatchObject({ gc: 'single-threaded' });
+    // a first start: the primary built the bundled IP data's file before forking, so no worker builds one
+    const startEvents = logLines(s.output()).map((l) => l.event);
+    expect(startEvents.indexOf('ip_data_file_ready')).toBeGreaterThanOrEqual(0);
+    expect(startEvents.indexOf('ip_data_file_ready')).toBeLessThan(startEvents.indexOf('primary'));
 
     const statuses = await Promise.all(
       Array.from({ length: 50 }, () =>

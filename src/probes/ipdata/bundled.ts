@@ -28,7 +28,7 @@ import { factsFromBundled, type IpFacts } from './facts.js';
 import { bundledFiles, type BundledFiles } from './bundled-files.js';
 import { readBoundedFile } from './files.js';
 import { runIpDataBuilder } from './ip-data-builder.js';
-import { FORMAT_VERSION, ipDataTables, openIpDataFile, writeIpDataFile, type IpDataFile } from './ip-data-file.js';
+import { FORMAT_VERSION, ipDataTables, openIpDataFile, writeIpDataFile } from './ip-data-file.js';
 
 /** A database opened and ready. */
 export interface OpenIpDatabase {
@@ -93,31 +93,41 @@ export function fallbackIpDataDir(): string {
   return join(tmpdir(), `netdiag-ip-data-${process.getuid?.() ?? 'user'}`);
 }
 
-async function openOrBuild(files: BundledFiles, dataDir: string): Promise<IpDataFile> {
+/** The file built from these sources in `dataDir`: the one already there, or built now. */
+async function builtFile(files: BundledFiles, dataDir: string): Promise<string> {
   const path = await ipDataFilePath(files, dataDir);
-  return openIpDataFile(path).catch(async (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'ENOENT') throw e;
-    await mkdir(dataDir, { recursive: true });
-    await access(dataDir, constants.W_OK);
-    await runIpDataBuilder(files, path);
-    await removeOtherIpDataFiles(path);
-    return openIpDataFile(path);
-  });
+  try {
+    await access(path, constants.R_OK);
+    return path;
+  } catch {
+    // missing (or unreadable): built below, or the directory's own error says why not
+  }
+  await mkdir(dataDir, { recursive: true });
+  await access(dataDir, constants.W_OK);
+  await runIpDataBuilder(files, path);
+  await removeOtherIpDataFiles(path);
+  return path;
 }
 
 /**
- * Builds the file when it is missing, then opens it; the lookups read it on demand. A data directory
- * that cannot be written (a read-only deployment with `auth.secret` set) gets the file built under the
- * system's temporary directory instead.
+ * The path of the bundled data's file, built when it is missing. A data directory that cannot be
+ * written (a read-only deployment with `auth.secret` set) gets the file built under the system's
+ * temporary directory instead. The primary of several workers calls it before forking them, so that
+ * a first start builds the file once rather than once per worker at the same time.
  */
+export async function ensureBundledIpDataFile(dataDir: string, files: BundledFiles = bundledFiles()): Promise<string> {
+  return builtFile(files, dataDir).catch((e: NodeJS.ErrnoException) => {
+    if (!UNWRITABLE.has(e.code ?? '')) throw e;
+    return builtFile(files, fallbackIpDataDir());
+  });
+}
+
+/** Opens the bundled data's file (built first when missing); the lookups read it on demand. */
 export async function openBundledDatabase(
   dataDir: string,
   files: BundledFiles = bundledFiles(),
 ): Promise<OpenIpDatabase> {
-  const file = await openOrBuild(files, dataDir).catch((e: NodeJS.ErrnoException) => {
-    if (!UNWRITABLE.has(e.code ?? '')) throw e;
-    return openOrBuild(files, fallbackIpDataDir());
-  });
+  const file = await openIpDataFile(await ensureBundledIpDataFile(dataDir, files));
   return {
     async lookup(ip: string): Promise<IpFacts> {
       const address = addressWords(ip);
