@@ -4,6 +4,7 @@
  * when there is no Redis (src/cluster/ledger-ipc.ts), replaces a worker that dies, and on SIGTERM or
  * SIGINT lets every worker drain before exiting.
  */
+import { availableParallelism } from 'node:os';
 import cluster, { type Worker } from 'node:cluster';
 import { workerCount, type Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -58,7 +59,11 @@ export async function runPrimary(config: Config, logger: Logger, shutdownGraceMs
   });
   const workers = workerCount(config);
   if (config.ipInfo.database === null) await prepareBundledIpData(config.server.dataDir, logger);
-  const execArgv = workerExecArgv(process.execArgv, config.server.singleThreadedGc);
+  const execArgv = workerExecArgv(process.execArgv, {
+    singleThreadedGc: config.server.singleThreadedGc,
+    workers,
+    cores: availableParallelism(),
+  });
   cluster.setupPrimary({ execArgv });
   for (let i = 0; i < workers; i++) fork();
   logger.info('primary', {
@@ -66,6 +71,7 @@ export async function runPrimary(config: Config, logger: Logger, shutdownGraceMs
     workers,
     ledgers: stores ? 'primary' : 'redis',
     gc: execArgv.includes('--single-threaded-gc') ? 'single-threaded' : 'parallel',
+    gcHelpers: execArgv.findLast((a) => a.startsWith('--v8-pool-size'))?.split('=')[1] ?? null,
   });
 
   const stop = (signal: NodeJS.Signals) => {

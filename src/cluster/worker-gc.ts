@@ -1,25 +1,50 @@
 /**
- * Whether the workers collect garbage on their own thread only (`server.singleThreadedGc`, README
- * "Every core").
+ * The workers' garbage-collection flags (README "Every core"): how many helper threads V8 gets, and
+ * whether it uses them at all (`server.singleThreadedGc`).
  *
- * V8 hands parts of every collection (parallel scavenges, concurrent marking) to helper threads. When the
- * workers already fill every core, a worker's helpers run on a core a sibling needs: with two workers on
- * two cores, `--single-threaded-gc` answered 2 % (Node 20) to 6 % (Node 24) more per second on the
- * loopback load mix, but the peak RSS per worker rose by 7 MB (Node 20) and by 90 MB (Node 24), the
- * collections falling behind the allocation. Memory is the scarcer of the two for most deployments, so
- * the default keeps the helpers and the key lets an operator choose.
+ * V8 hands parts of every collection (parallel scavenges, concurrent marking) to the threads of Node's
+ * platform pool, four by default. When the workers already fill the cores, four helpers per worker only
+ * take turns on cores the siblings need, and each thread keeps its own malloc arena: with two workers on
+ * two cores, a pool of one thread per worker (the cores shared out among the workers) kept the same
+ * answers per second on the loopback load mix and 6–7 MB less RSS per worker at rest and at peak. So each
+ * worker gets `--v8-pool-size` = its share of the cores (at least 1), unless the operator's command line
+ * sets the pool itself.
  *
- * The flag is read when V8 starts, so it goes on the workers' command line; the primary, which serves
+ * `--single-threaded-gc` goes further (no helpers at all): with two workers on two cores it answered 2 %
+ * (Node 20) to 6 % (Node 24) more per second, but the peak RSS per worker rose by 7 MB (Node 20) and by
+ * 90 MB (Node 24), the collections falling behind the allocation. Memory is the scarcer of the two for
+ * most deployments, so the default keeps the helpers and the key lets an operator choose.
+ *
+ * These flags are read when V8 starts, so they go on the workers' command line; the primary, which serves
  * no HTTP, keeps its own.
  */
 
-const FLAG = '--single-threaded-gc';
+const SINGLE_THREADED = '--single-threaded-gc';
+const POOL_SIZE = '--v8-pool-size';
+
+export interface WorkerGcOptions {
+  /** `server.singleThreadedGc` */
+  singleThreadedGc: boolean;
+  /** how many workers the primary forks */
+  workers: number;
+  /** the cores the process may use (os.availableParallelism()) */
+  cores: number;
+}
+
+/** Helper threads per worker: the worker's share of the cores, at least one. */
+export function helperPoolSize(workers: number, cores: number): number {
+  return Math.max(1, Math.floor(cores / Math.max(1, workers)));
+}
 
 /**
- * The workers' node flags: the primary's, plus `--single-threaded-gc` when chosen and the operator's
- * command line does not already decide it (either way).
+ * The workers' node flags: the primary's, plus a helper pool sized to the worker's share of the cores and
+ * `--single-threaded-gc` when chosen, each unless the operator's command line already decides it.
  */
-export function workerExecArgv(primaryExecArgv: readonly string[], singleThreadedGc: boolean): string[] {
-  const decided = primaryExecArgv.some((a) => a === FLAG || a === '--no-single-threaded-gc');
-  return singleThreadedGc && !decided ? [...primaryExecArgv, FLAG] : [...primaryExecArgv];
+export function workerExecArgv(primaryExecArgv: readonly string[], options: WorkerGcOptions): string[] {
+  const flags = [...primaryExecArgv];
+  if (!primaryExecArgv.some((a) => a === POOL_SIZE || a.startsWith(`${POOL_SIZE}=`)))
+    flags.push(`${POOL_SIZE}=${helperPoolSize(options.workers, options.cores)}`);
+  const gcDecided = primaryExecArgv.some((a) => a === SINGLE_THREADED || a === '--no-single-threaded-gc');
+  if (options.singleThreadedGc && !gcDecided) flags.push(SINGLE_THREADED);
+  return flags;
 }

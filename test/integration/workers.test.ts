@@ -4,6 +4,7 @@
  * every worker; a worker that dies is replaced.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { startService } from '../helpers/process.js';
 
@@ -38,10 +39,14 @@ describe('two workers', { timeout: 90_000 }, () => {
     await waitFor(() => logLines(s.output()).filter((l) => l.event === 'ready').length === 2, 'two ready workers');
     const workers = logLines(s.output()).filter((l) => l.event === 'listening');
     expect(new Set(workers.map((l) => l.pid)).size).toBe(2);
-    // server.singleThreadedGc: the workers' command line carries the flag, the primary's does not
+    // server.singleThreadedGc and the helper pool (a share of the cores): on the workers' command line,
+    // not on the primary's
     const commandLine = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
-    for (const { pid } of workers) expect(commandLine(pid)).toContain('--single-threaded-gc');
+    const pool = `--v8-pool-size=${Math.max(1, Math.floor(availableParallelism() / 2))}`;
+    for (const { pid } of workers)
+      expect(commandLine(pid)).toEqual(expect.arrayContaining(['--single-threaded-gc', pool]));
     expect(commandLine(s.child.pid!)).not.toContain('--single-threaded-gc');
+    expect(commandLine(s.child.pid!).some((a) => a.startsWith('--v8-pool-size'))).toBe(false);
     expect(logLines(s.output()).find((l) => l.event === 'primary')).toMatchObject({ gc: 'single-threaded' });
     // a first start: the primary built the bundled IP data's file before forking, so no worker builds one
     const startEvents = logLines(s.output()).map((l) => l.event);
