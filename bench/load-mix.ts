@@ -2,7 +2,8 @@
  * `npm run bench:load` (also part of `npm run bench`): the service as `npm start` runs it (compiled,
  * its own process, `server.workers` processes) under many keep-alive clients looping over a mix of
  * checks against the project's loopback lab (DNS, TLS and HTTP servers in a process of their own,
- * bench/load-lab.ts). Loopback only.
+ * bench/load-lab.ts; nginx serves the pages and handshakes when installed, bench/load-lab-nginx.ts).
+ * Loopback only.
  *
  * The services of every worker count run at once and their runs alternate in three rounds (the machine's
  * speed drifts between runs); the clients are bench/keep-alive-client.ts, lean so that the generator
@@ -17,6 +18,7 @@
  * BENCH_LOAD_CLIENTS the clients of the mix runs (default 200); BENCH_LOAD_WORKERS the worker counts to
  * compare (default "1,2");
  * BENCH_LOAD_SATURATION=0 leaves the saturation run out (for a quick look while tuning);
+ * BENCH_LOAD_LAB=node keeps the lab's pages and handshakes in node even when nginx is installed;
  * SERVICE_NODE_FLAGS adds node flags after npm start's own, which they override (e.g.
  * "--max-semi-space-size=4", README "Under load"; NODE_OPTIONS could not: the command line wins).
  */
@@ -37,6 +39,8 @@ interface Lab {
   dnsPort: number;
   httpPort: number;
   tls: boolean;
+  /** who serves the lab's pages and handshakes: nginx when installed, else node's own servers */
+  servers: 'nginx' | 'node';
   close(): Promise<void>;
 }
 
@@ -49,7 +53,7 @@ async function startLab(): Promise<Lab> {
   const child = spawn(process.execPath, [...process.execArgv, resolve(import.meta.dirname, 'load-lab.ts')], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const ports = await new Promise<{ dnsPort: number; httpPort: number; tls: boolean }>((ok, fail) => {
+  const ports = await new Promise<Omit<Lab, 'close'>>((ok, fail) => {
     let text = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       text += chunk.toString();
@@ -385,7 +389,7 @@ export async function benchLoadMix(
   const lab = await startLab();
   const paths = mixOf(lab);
   console.log(
-    `\nload: the mix ${paths.map((p) => p.split('?')[0]!.replace('/api/v1/', '')).join(', ')}${lab.tls ? '' : ' (ssl-checker left out: port 443 is taken)'}`,
+    `\nload: the mix ${paths.map((p) => p.split('?')[0]!.replace('/api/v1/', '')).join(', ')}${lab.tls ? '' : ' (ssl-checker left out: port 443 is taken)'}; the lab's pages and handshakes served by ${lab.servers}`,
   );
   try {
     // Every worker count's service runs at once, and their runs alternate in rounds: the machine's speed
