@@ -1,10 +1,9 @@
 /**
  * The certificate chain a server presented, reduced to plain data that the pure
  * evaluators (certificate.ts, configuration.ts) read. The TLS probe builds it
- * from the handshake's X509Certificates (peer-chain.ts); tests can build it from PEM files or from
- * `getPeerCertificate(true)`.
+ * from `getPeerCertificate(true)`; tests can build it from PEM files.
  */
-import { createHash, type X509Certificate } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { DetailedPeerCertificate } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 
@@ -72,22 +71,6 @@ export function summarizePeerChain(leaf: DetailedPeerCertificate | undefined): P
     current = current.issuerCertificate;
   }
   return chain;
-}
-
-/**
- * The same summary from a walked chain of X509Certificates (peer-chain.ts, the probe's path): each
- * through `toLegacyObject`, which is getPeerCertificate's own conversion; the walk stops at a
- * certificate already seen, as above.
- */
-export function summarizeX509Chain(chain: readonly X509Certificate[]): PeerCertificateSummary[] {
-  const summaries: PeerCertificateSummary[] = [];
-  const seen = new Set<string>();
-  for (const cert of chain) {
-    if (summaries.length >= MAX_CHAIN_LENGTH || seen.has(cert.fingerprint256)) break;
-    seen.add(cert.fingerprint256);
-    summaries.push(summarizeCertificate(cert.toLegacyObject() as DetailedPeerCertificate));
-  }
-  return summaries;
 }
 
 /** SHA-256 of the DER encoding as upper-case colon-separated hex, the form browsers and OpenSSL show. */

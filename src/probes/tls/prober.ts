@@ -18,8 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { clientSecureContext } from './client-contexts.js';
-import { peerChain as peerChainOf } from './peer-chain.js';
-import { summarizeX509Chain, type CertificateEvidence, type PeerCertificateSummary } from './chain.js';
+import { summarizePeerChain, type CertificateEvidence, type PeerCertificateSummary } from './chain.js';
 import { TLS_PROTOCOL_VERSIONS, type TlsProtocolVersion } from './protocols.js';
 import { ProbeError, type ProbeErrorKind } from '../errors.js';
 import { abortedError, connectTcp, elapsedSince, formatUpstream } from '../tcp/connect.js';
@@ -295,7 +294,7 @@ function runHandshake(
       socket.off('error', context.swallowLateError);
     };
     try {
-      const peerChain = summarizeX509Chain(peerChainOf(tlsSocket, opts.ca));
+      const peerChain = summarizePeerChain(tlsSocket.getPeerCertificate(true));
       const leaf = peerChain[0];
       if (leaf === undefined) {
         throw new TlsProbeError(
