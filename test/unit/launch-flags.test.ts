@@ -21,8 +21,9 @@ describe('node flags', () => {
     'scripts/start.mjs',
   );
 
-  it('bound the young generation in npm start', () => {
+  it('bound the young generation and the GC helper threads in npm start', () => {
     expect(npmStart).toContain('--max-semi-space-size=8');
+    expect(npmStart).toContain('--v8-pool-size=2');
   });
 
   it('are the same in the container recipe', () => {

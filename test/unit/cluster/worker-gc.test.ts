@@ -19,14 +19,13 @@ describe("the workers' GC helper pool", () => {
     ]);
   });
 
-  it("leaves a pool size on the operator's command line alone", () => {
-    expect(workerExecArgv(['--v8-pool-size=3'], { singleThreadedGc: false, ...twoOnTwo })).toEqual([
-      '--v8-pool-size=3',
+  it('replaces the pool of the launch flags (which sizes a single process)', () => {
+    const opts = { singleThreadedGc: false, ...twoOnTwo };
+    expect(workerExecArgv(['--max-semi-space-size=8', '--v8-pool-size=2'], opts)).toEqual([
+      '--max-semi-space-size=8',
+      '--v8-pool-size=1',
     ]);
-    expect(workerExecArgv(['--v8-pool-size', '3'], { singleThreadedGc: false, ...twoOnTwo })).toEqual([
-      '--v8-pool-size',
-      '3',
-    ]);
+    expect(workerExecArgv(['--v8-pool-size', '3', '--inspect'], opts)).toEqual(['--inspect', '--v8-pool-size=1']);
   });
 });
 
