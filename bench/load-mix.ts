@@ -389,7 +389,7 @@ export async function benchLoadMix(
   const lab = await startLab();
   const paths = mixOf(lab);
   console.log(
-    `\nload: the mix ${paths.map((p) => p.split('?')[0]!.replace('/api/v1/', '')).join(', ')}${lab.tls ? '' : ' (ssl-checker left out: port 443 is taken)'}; the lab's pages and handshakes served by ${lab.servers}`,
+    `\nload: the mix ${paths.map((p) => p.split('?')[0]!.replace('/api/v1/', '')).join(', ')}${lab.tls ? '' : ' (ssl-checker left out: port 443 is taken)'}; the lab's pages and handshakes served by ${lab.servers}${lab.servers === 'node' && process.env.BENCH_LOAD_LAB !== 'node' ? ' (nginx is not installed: apt-get install nginx-light; node takes more of the cores)' : ''}`,
   );
   try {
     // Every worker count's service runs at once, and their runs alternate in rounds: the machine's speed
