@@ -19,9 +19,12 @@ export function envelopeResponse(
       ? { ok: false, error: body.error, meta: { tool, version: API_VERSION } }
       : { ok: true, data: body.data, meta: { tool, version: API_VERSION } };
   const json = JSON.stringify(envelope);
-  const headers = new Headers(options.headers);
-  headers.set('content-type', 'application/json; charset=utf-8');
-  headers.set('content-length', String(Buffer.byteLength(json)));
-  headers.set('cache-control', 'no-store');
+  // A plain record, names in lower case (HTTP field names are case-insensitive, RFC 9110 §5.1): the
+  // adapter writes it as it is, where a Headers object is copied and sorted on the way out.
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+  headers['content-type'] = 'application/json; charset=utf-8';
+  headers['content-length'] = String(Buffer.byteLength(json));
+  headers['cache-control'] = 'no-store';
   return new AdapterResponse(options.head ? null : json, { status, headers }) as unknown as Response;
 }
