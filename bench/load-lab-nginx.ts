@@ -111,7 +111,10 @@ export async function startNginxLab(binary: string, leaf: LabLeaf): Promise<Ngin
   const httpPort = await freePort();
   const tls = !(await portTaken(443));
   writeFileSync(join(dir, 'nginx.conf'), configOf(dir, httpPort, tls));
-  const child = spawn(binary, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // -e: the start-up log goes to the lab's directory too, not to the system's (which needs root)
+  const child = spawn(binary, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   try {
     await waitForPort(httpPort, child);
     if (tls) await waitForPort(443, child);

@@ -2,9 +2,9 @@
  * The loopback lab of `npm run bench:load` (bench/load-mix.ts starts it as a process of its own): a DNS
  * server with the mix's names, an HTTP server, and a TLS server on 127.0.0.1:443 for ssl-checker when
  * that port is free. The HTTP and TLS servers are nginx when it is installed (bench/load-lab-nginx.ts:
- * it takes less of the cores the service is measured on), else
- * test/lab's node servers (also with BENCH_LOAD_LAB=node). Prints `{"dnsPort", "httpPort", "tls",
- * "servers"}` as one line once listening; exits when its standard input closes. Loopback only.
+ * it takes less of the cores the service is measured on), else test/lab's node servers (also with
+ * BENCH_LOAD_LAB=node). Prints `{"dnsPort", "httpPort", "tls", "servers"}` as one line once listening;
+ * exits when its standard input closes. Loopback only.
  */
 import { rr, startDnsLab } from '../test/lab/dns-server.js';
 import { startHttpLab } from '../test/lab/http-server.js';

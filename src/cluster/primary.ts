@@ -13,7 +13,7 @@ import { createMemoryQuotaStore, type QuotaStore } from '../platform/quota.js';
 import { ensureBundledIpDataFile } from '../probes/ipdata/bundled.js';
 import { issuancePolicy } from '../web/key-issuance.js';
 import { serveLedgers, type LedgerName } from './ledger-ipc.js';
-import { workerExecArgv } from './worker-gc.js';
+import { helperPoolSize, workerExecArgv } from './worker-gc.js';
 
 /** A worker that dies this soon after its start is not replaced in a loop faster than this. */
 const RESPAWN_DELAY_MS = 1_000;
@@ -59,11 +59,8 @@ export async function runPrimary(config: Config, logger: Logger, shutdownGraceMs
   });
   const workers = workerCount(config);
   if (config.ipInfo.database === null) await prepareBundledIpData(config.server.dataDir, logger);
-  const execArgv = workerExecArgv(process.execArgv, {
-    singleThreadedGc: config.server.singleThreadedGc,
-    workers,
-    cores: availableParallelism(),
-  });
+  const gcOptions = { singleThreadedGc: config.server.singleThreadedGc, workers, cores: availableParallelism() };
+  const execArgv = workerExecArgv(process.execArgv, gcOptions);
   cluster.setupPrimary({ execArgv });
   for (let i = 0; i < workers; i++) fork();
   logger.info('primary', {
@@ -71,7 +68,7 @@ export async function runPrimary(config: Config, logger: Logger, shutdownGraceMs
     workers,
     ledgers: stores ? 'primary' : 'redis',
     gc: execArgv.includes('--single-threaded-gc') ? 'single-threaded' : 'parallel',
-    gcHelpers: execArgv.findLast((a) => a.startsWith('--v8-pool-size'))?.split('=')[1] ?? null,
+    gcHelpers: helperPoolSize(gcOptions.workers, gcOptions.cores),
   });
 
   const stop = (signal: NodeJS.Signals) => {
