@@ -139,7 +139,7 @@ export function createApp(services: Services): App {
     }
     if (docs.matches(url.pathname)) {
       const refused = docs.isPage(url.pathname) ? await unkeyed(request, 'docs', server.peerAddress) : null;
-      return { tool: 'docs', response: refused ?? docs.respond(request, url.pathname) };
+      return { tool: 'docs', response: refused ?? (await docs.respond(request, url.pathname)) };
     }
     if (url.pathname === '/') {
       const refused = await unkeyed(request, 'page', server.peerAddress);

@@ -19,7 +19,12 @@ let built: Promise<GraphiqlPage> | undefined;
 
 /** The small page for yoga's renderGraphiQL (the options are the same on every call: one render). */
 export async function renderGraphiqlPage(options: GraphiQLOptions): Promise<string> {
-  built ??= import('@graphql-yoga/render-graphiql').then((m) => splitPage(m.renderGraphiQL(options)));
+  built ??= import('@graphql-yoga/render-graphiql')
+    .then((m) => splitPage(m.renderGraphiQL(options)))
+    .catch((error: unknown) => {
+      built = undefined; // a later visit tries again
+      throw error;
+    });
   return (await built).html;
 }
 
@@ -34,23 +39,27 @@ export async function graphiqlAssetResponse(request: Request, pathname: string):
       });
 }
 
-function splitPage(html: string): GraphiqlPage {
-  const assets = new Map<string, StaticAsset>();
-  const keep = (asset: StaticAsset) => {
-    assets.set(asset.path, asset);
-    return asset.path;
-  };
-  // An external script at the same place runs at the same point of parsing as the inline one did.
-  const page = html
-    .replace(
-      /<script>([\s\S]*?)<\/script>/g,
-      (_all, code: string) =>
-        `<script src="${keep(loadAsset(GRAPHIQL_ASSETS, 'graphiql.js', 'text/javascript; charset=utf-8', code))}"></script>`,
-    )
-    .replace(
-      /<style>([\s\S]*?)<\/style>/g,
-      (_all, css: string) =>
-        `<link rel="stylesheet" href="${keep(loadAsset(GRAPHIQL_ASSETS, 'graphiql.css', 'text/css; charset=utf-8', css))}">`,
-    );
+/**
+ * The page with its inline script and stylesheet moved into assets. An external script at the same place
+ * runs at the same point of parsing as the inline one did.
+ */
+async function splitPage(html: string): Promise<GraphiqlPage> {
+  const inline = /<script>([\s\S]*?)<\/script>|<style>([\s\S]*?)<\/style>/g;
+  const parts = [...html.matchAll(inline)];
+  const loaded = await Promise.all(
+    parts.map(([, code, css]) =>
+      code !== undefined
+        ? loadAsset(GRAPHIQL_ASSETS, 'graphiql.js', 'text/javascript; charset=utf-8', code)
+        : loadAsset(GRAPHIQL_ASSETS, 'graphiql.css', 'text/css; charset=utf-8', css ?? ''),
+    ),
+  );
+  const assets = new Map(loaded.map((asset) => [asset.path, asset]));
+  let at = 0;
+  const page = html.replace(inline, (_all, code: string | undefined) => {
+    const asset = loaded[at++]!;
+    return code !== undefined
+      ? `<script src="${asset.path}"></script>`
+      : `<link rel="stylesheet" href="${asset.path}">`;
+  });
   return { html: page, assets };
 }

@@ -16,22 +16,19 @@ interface DocsAssets {
   readonly byPath: ReadonlyMap<string, StaticAsset>;
 }
 
-function buildDocs(openApiPath: string): DocsAssets {
+async function buildDocs(openApiPath: string): Promise<DocsAssets> {
   const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  const script = loadFileAsset(
-    ASSETS,
-    'swagger-ui-bundle.js',
-    'text/javascript; charset=utf-8',
-    join(dist, 'swagger-ui-bundle.js'),
-  );
-  const style = loadFileAsset(ASSETS, 'swagger-ui.css', 'text/css; charset=utf-8', join(dist, 'swagger-ui.css'));
-  // the start-up script is a file of its own, so that the page's CSP allows no inline script
-  const init = loadAsset(
-    ASSETS,
-    'init.js',
-    'text/javascript; charset=utf-8',
-    `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(openApiPath)}, dom_id: '#reference', deepLinking: true, tryItOutEnabled: false });\n`,
-  );
+  const [script, style, init] = await Promise.all([
+    loadFileAsset(ASSETS, 'swagger-ui-bundle.js', 'text/javascript; charset=utf-8', join(dist, 'swagger-ui-bundle.js')),
+    loadFileAsset(ASSETS, 'swagger-ui.css', 'text/css; charset=utf-8', join(dist, 'swagger-ui.css')),
+    // the start-up script is a file of its own, so that the page's CSP allows no inline script
+    loadAsset(
+      ASSETS,
+      'init.js',
+      'text/javascript; charset=utf-8',
+      `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(openApiPath)}, dom_id: '#reference', deepLinking: true, tryItOutEnabled: false });\n`,
+    ),
+  ]);
   const page = `<!doctype html>
 <html lang="en">
 <head>
@@ -51,21 +48,27 @@ function buildDocs(openApiPath: string): DocsAssets {
 }
 
 export function createDocsRoutes(openApiPath: string) {
-  let docs: DocsAssets | undefined; // read and compressed on the first visit, not at start
-  const load = () => (docs ??= buildDocs(openApiPath));
+  let docs: Promise<DocsAssets> | undefined; // read and compressed on the first visit, not at start
+  const load = () => {
+    docs ??= buildDocs(openApiPath).catch((error: unknown) => {
+      docs = undefined; // a later visit tries again
+      throw error;
+    });
+    return docs;
+  };
   return {
     /** the page (counted against the unkeyed budget), not its content-hashed assets */
     isPage: (pathname: string) => pathname === DOCS_PATH || pathname === `${DOCS_PATH}/`,
     matches: (pathname: string) =>
       pathname === DOCS_PATH || pathname === `${DOCS_PATH}/` || pathname.startsWith(`${ASSETS}/`),
-    respond(request: Request, pathname: string): Response {
+    async respond(request: Request, pathname: string): Promise<Response> {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return new Response('use GET\n', {
           status: 405,
           headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' },
         });
       }
-      const { page, byPath } = load();
+      const { page, byPath } = await load();
       if (pathname.startsWith(`${ASSETS}/`)) {
         const asset = byPath.get(pathname);
         return asset
