@@ -33,6 +33,7 @@ module.exports = {
     forbid('graphql-below-rest', 'the schema does not know the REST shim or the pages', '^src/graphql/', '^src/(rest|web)/|' + top),
     forbid('rest-below-web', 'the REST shim does not know the pages', '^src/rest/', '^src/web/|' + top),
     forbid('web-below-top', 'pages do not know the composition root', '^src/web/', top),
+    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: loading the schema and its checks cost it 25 MB", '^src/cluster/', '^src/(loaders|checks|graphql|rest|web)/|^src/(app|create-services|http-server)[.]ts$'),
     forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', '^(test|bench|scripts)/'),
     {
       name: 'no-dev-dependencies-in-src',

@@ -18,7 +18,7 @@ import { createMemoryQuotaStore, type QuotaStore } from './platform/quota.js';
 import type { LedgerName } from './cluster/ledger-ipc.js';
 import { createRedisQuotaStore } from './platform/quota-redis.js';
 import { connectRedis } from './platform/redis.js';
-import { issuancePolicy } from './web/key-issuance.js';
+import { ledgerPolicies } from './platform/ledger-policies.js';
 import { createMetrics } from './platform/metrics.js';
 import { restRoutes } from './rest/routes.js';
 import type { Services } from './services.js';
@@ -64,23 +64,22 @@ export async function createServices(
   // With store.redisUrl the ledgers live in Redis, shared by every instance (decisions §11); they use
   // Redis' clock unless a test injects one.
   const redis = config.store.redisUrl ? await connectRedis(config.store.redisUrl, { logger }) : null;
-  const quotaPolicy = { credits: config.quota.credits, windowSeconds: config.quota.windowSeconds };
+  const policies = ledgerPolicies(config);
   const redisClock = overrides.now ? { now: overrides.now } : {};
-  const unkeyedPolicy = { credits: config.unkeyed.requests, windowSeconds: config.unkeyed.windowSeconds };
   const held = overrides.ledgers;
   const quota =
     held?.quota ??
-    (redis ? createRedisQuotaStore(redis, quotaPolicy, redisClock) : createMemoryQuotaStore(quotaPolicy, now));
+    (redis ? createRedisQuotaStore(redis, policies.quota, redisClock) : createMemoryQuotaStore(policies.quota, now));
   const issueLedger =
     held?.issue ??
     (redis
-      ? createRedisQuotaStore(redis, issuancePolicy(config), { ...redisClock, prefix: 'netdiag:issue:' })
-      : createMemoryQuotaStore(issuancePolicy(config), now));
+      ? createRedisQuotaStore(redis, policies.issue, { ...redisClock, prefix: 'netdiag:issue:' })
+      : createMemoryQuotaStore(policies.issue, now));
   const unkeyedLedger =
     held?.unkeyed ??
     (redis
-      ? createRedisQuotaStore(redis, unkeyedPolicy, { ...redisClock, prefix: 'netdiag:unkeyed:' })
-      : createMemoryQuotaStore(unkeyedPolicy, now));
+      ? createRedisQuotaStore(redis, policies.unkeyed, { ...redisClock, prefix: 'netdiag:unkeyed:' })
+      : createMemoryQuotaStore(policies.unkeyed, now));
   const admission = createAdmission(
     config.admission,
     config.admission.maxEventLoopDelayMs > 0 ? eventLoopDelaySensor() : NO_LOOP_DELAY_SENSOR,

@@ -11,7 +11,7 @@ import type { Logger } from '../log.js';
 import { loadOrCreateSecret } from '../platform/keys.js';
 import { createMemoryQuotaStore, type QuotaStore } from '../platform/quota.js';
 import { ensureBundledIpDataFile } from '../probes/ipdata/bundled.js';
-import { issuancePolicy } from '../web/key-issuance.js';
+import { ledgerPolicies } from '../platform/ledger-policies.js';
 import { serveLedgers, type LedgerName } from './ledger-ipc.js';
 import { helperPoolSize, workerExecArgv } from './worker-gc.js';
 
@@ -27,15 +27,13 @@ export const LEDGERS_IN_PRIMARY_ENV = 'NETDIAG_LEDGERS_IN_PRIMARY';
 export async function runPrimary(config: Config, logger: Logger, shutdownGraceMs: number): Promise<void> {
   // One secret for all workers: created here, before any worker could race to create its own.
   loadOrCreateSecret(config.auth.secret, config.server.dataDir);
+  const policies = ledgerPolicies(config);
   const stores: Record<LedgerName, QuotaStore> | null = config.store.redisUrl
     ? null
     : {
-        quota: createMemoryQuotaStore({ credits: config.quota.credits, windowSeconds: config.quota.windowSeconds }),
-        issue: createMemoryQuotaStore(issuancePolicy(config)),
-        unkeyed: createMemoryQuotaStore({
-          credits: config.unkeyed.requests,
-          windowSeconds: config.unkeyed.windowSeconds,
-        }),
+        quota: createMemoryQuotaStore(policies.quota),
+        issue: createMemoryQuotaStore(policies.issue),
+        unkeyed: createMemoryQuotaStore(policies.unkeyed),
       };
   let stopping = false;
 

@@ -16,7 +16,6 @@
  *   make a browser post the form but cannot read our page to learn a token.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Config } from '../config.js';
 import { InputError, NetdiagError } from '../errors.js';
 import { costOf } from '../graphql/pricing.js';
 import { schema } from '../graphql/schema.js';
@@ -32,9 +31,8 @@ import {
   renderIssuedKeyPage,
   renderMessagePage,
 } from './developer-page.js';
-import type { ChargeOutcome, QuotaPolicy } from '../platform/quota.js';
+import type { ChargeOutcome } from '../platform/quota.js';
 
-export const ISSUE_WINDOW_SECONDS = 86_400;
 /** A form post is one hidden field; anything bigger than this is not our form. */
 export const MAX_FORM_BYTES = 4096;
 /** How long a rendered page's form stays usable. */
@@ -42,10 +40,6 @@ export const FORM_TOKEN_MAX_AGE_SECONDS = 3600;
 /** Tokens minted by another instance whose clock runs ahead are still accepted within this margin. */
 const FORM_TOKEN_CLOCK_SKEW_SECONDS = 300;
 const FORM_TOKEN = /^(\d{1,12})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
-
-export function issuancePolicy(config: Config): QuotaPolicy {
-  return { credits: config.auth.issuePerIpPerDay, windowSeconds: ISSUE_WINDOW_SECONDS };
-}
 
 function formTokenMac(secret: string, issuedSeconds: number, nonce: string): string {
   // The label keeps these tags apart from the keyring's ("netdiag-key-v1:") under the same secret.
