@@ -103,13 +103,26 @@ ${headers}
 `;
 }
 
-/** Starts nginx with the lab's /ok page on a free port and, when 443 is free, TLS with `leaf`. */
+/**
+ * Starts nginx with the lab's /ok page on a free port and, when 443 is free and may be bound (ports below
+ * 1024 need root), TLS with `leaf`; without TLS when it cannot have 443.
+ */
 export async function startNginxLab(binary: string, leaf: LabLeaf): Promise<NginxLab> {
+  if (!(await portTaken(443))) {
+    try {
+      return await startNginx(binary, leaf, true);
+    } catch {
+      // e.g. not root: 443 cannot be bound; ssl-checker is left out of the mix, as with node's servers
+    }
+  }
+  return startNginx(binary, leaf, false);
+}
+
+async function startNginx(binary: string, leaf: LabLeaf, tls: boolean): Promise<NginxLab> {
   const dir = mkdtempSync(join(tmpdir(), 'netdiag-load-nginx-'));
   writeFileSync(join(dir, 'chain.pem'), leaf.chain);
   writeFileSync(join(dir, 'key.pem'), leaf.key, { mode: 0o600 });
   const httpPort = await freePort();
-  const tls = !(await portTaken(443));
   writeFileSync(join(dir, 'nginx.conf'), configOf(dir, httpPort, tls));
   // -e: the start-up log goes to the lab's directory too, not to the system's (which needs root)
   const child = spawn(binary, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], {
