@@ -8,11 +8,12 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SECURITY_HEADER_VALUES } from '../test/lab/http-server.js';
 import type { LabLeaf } from '../test/lab/pki.js';
+import { unusedPort } from '../test/lab/tcp-server.js';
 
 export interface NginxLab {
   httpPort: number;
@@ -28,18 +29,6 @@ export function nginxBinary(): string | null {
     if (probe.status === 0) return path;
   }
   return null;
-}
-
-/** A port free on 127.0.0.1 now (nginx takes no port 0; the lab alone uses loopback here). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function portTaken(port: number): Promise<boolean> {
@@ -122,7 +111,8 @@ async function startNginx(binary: string, leaf: LabLeaf, tls: boolean): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'netdiag-load-nginx-'));
   writeFileSync(join(dir, 'chain.pem'), leaf.chain);
   writeFileSync(join(dir, 'key.pem'), leaf.key, { mode: 0o600 });
-  const httpPort = await freePort();
+  // nginx takes no port 0: one free now (only the lab listens on this namespace's loopback)
+  const httpPort = await unusedPort();
   writeFileSync(join(dir, 'nginx.conf'), configOf(dir, httpPort, tls));
   // -e: the start-up log goes to the lab's directory too, not to the system's (which needs root)
   const child = spawn(binary, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], {

@@ -57,8 +57,12 @@ export async function runPrimary(config: Config, logger: Logger, shutdownGraceMs
   });
   const workers = workerCount(config);
   if (config.ipInfo.database === null) await prepareBundledIpData(config.server.dataDir, logger);
-  const gcOptions = { singleThreadedGc: config.server.singleThreadedGc, workers, cores: availableParallelism() };
-  const execArgv = workerExecArgv(process.execArgv, gcOptions);
+  const cores = availableParallelism();
+  const execArgv = workerExecArgv(process.execArgv, {
+    singleThreadedGc: config.server.singleThreadedGc,
+    workers,
+    cores,
+  });
   cluster.setupPrimary({ execArgv });
   for (let i = 0; i < workers; i++) fork();
   logger.info('primary', {
@@ -66,7 +70,7 @@ export async function runPrimary(config: Config, logger: Logger, shutdownGraceMs
     workers,
     ledgers: stores ? 'primary' : 'redis',
     gc: execArgv.includes('--single-threaded-gc') ? 'single-threaded' : 'parallel',
-    gcHelpers: helperPoolSize(gcOptions.workers, gcOptions.cores),
+    gcHelpers: helperPoolSize(workers, cores),
   });
 
   const stop = (signal: NodeJS.Signals) => {
