@@ -24,10 +24,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WebSocket } from 'undici';
 import { KeepAliveClient } from './keep-alive-client.js';
+import { cpuSeconds, processTree } from './cpu-time.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLIENT_KEYS = 400;
@@ -41,6 +42,8 @@ interface Lab {
   tls: boolean;
   /** who serves the lab's pages and handshakes: nginx when installed, else node's own servers */
   servers: 'nginx' | 'node';
+  /** the lab's process (nginx runs as its child) */
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -53,7 +56,7 @@ async function startLab(): Promise<Lab> {
   const child = spawn(process.execPath, [...process.execArgv, resolve(import.meta.dirname, 'load-lab.ts')], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const ports = await new Promise<Omit<Lab, 'close'>>((ok, fail) => {
+  const ports = await new Promise<Omit<Lab, 'close' | 'pid'>>((ok, fail) => {
     let text = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       text += chunk.toString();
@@ -63,6 +66,7 @@ async function startLab(): Promise<Lab> {
   });
   return {
     ...ports,
+    pid: child.pid!,
     async close() {
       const exited = new Promise((r) => child.once('exit', r));
       child.stdin!.end();
@@ -87,7 +91,10 @@ interface Service {
   pids: number[];
   /** the inspector URLs of the service's processes (the primary's too) */
   inspectors: string[];
+  /** the process npm start runs (with workers, their primary) */
   child: ChildProcess;
+  /** the lab's process, whose CPU time the runs read with the service's */
+  labPid: number;
   stop(): Promise<void>;
 }
 
@@ -154,6 +161,7 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
     pids: listening.map((l) => l.pid as number),
     inspectors,
     child,
+    labPid: lab.pid,
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
@@ -276,6 +284,8 @@ interface RunFigures {
   rssPeakMb: number;
   /** how long the clients took to connect, before the run */
   connectMs: number;
+  /** cores used on average while the clients looped (CPU seconds per second) */
+  cores: CpuSplit;
 }
 
 async function runMixRaw(service: Service, paths: string[], clients: number, durationMs: number): Promise<RawRun> {
@@ -320,11 +330,42 @@ async function runMixRaw(service: Service, paths: string[], clients: number, dur
     }
   })();
   const started = performance.now();
+  const cpuAtStart = cpuSplitOf(service);
   await Promise.all([...Array.from({ length: clients }, (_, i) => client(i)), probing]);
+  const cpu = cpuUsedSince(cpuAtStart, cpuSplitOf(service));
   const elapsed = performance.now() - started;
   const liveness = await probe.stop();
   for (const c of connections) c.close();
-  return { clients, latencies, byStatus, timeouts, liveness, rssPeakMb, connectMs, elapsedMs: elapsed };
+  return { clients, latencies, byStatus, timeouts, liveness, rssPeakMb, connectMs, elapsedMs: elapsed, cpu };
+}
+
+/**
+ * CPU seconds used so far by the service (every process npm start runs), the lab (its DNS server and
+ * nginx) and this load generator: they share the machine's cores, so what the service can answer
+ * depends on what the others take. Null fields where /proc cannot be read.
+ */
+interface CpuSplit {
+  service: number | null;
+  lab: number | null;
+  generator: number;
+}
+
+function cpuSplitOf(service: Service): CpuSplit {
+  const own = process.cpuUsage();
+  return {
+    service: cpuSeconds(processTree(service.child.pid!)),
+    lab: cpuSeconds(processTree(service.labPid)),
+    generator: (own.user + own.system) / 1e6,
+  };
+}
+
+function cpuUsedSince(before: CpuSplit, after: CpuSplit): CpuSplit {
+  const minus = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
+  return {
+    service: minus(after.service, before.service),
+    lab: minus(after.lab, before.lab),
+    generator: after.generator - before.generator,
+  };
 }
 
 /** What one run saw, unmerged: runs of one service in several rounds are merged by figuresOf. */
@@ -337,6 +378,8 @@ interface RawRun {
   rssPeakMb: number;
   connectMs: number;
   elapsedMs: number;
+  /** CPU seconds used while the clients looped */
+  cpu: CpuSplit;
 }
 
 function figuresOf(runs: readonly RawRun[]): RunFigures {
@@ -361,11 +404,25 @@ function figuresOf(runs: readonly RawRun[]): RunFigures {
     liveness: runs.flatMap((r) => r.liveness),
     rssPeakMb: Math.max(...runs.map((r) => r.rssPeakMb)),
     connectMs: Math.max(...runs.map((r) => r.connectMs)),
+    cores: coresOf(runs, elapsed),
   };
+}
+
+function coresOf(runs: readonly RawRun[], elapsedMs: number): CpuSplit {
+  const total = (pick: (c: CpuSplit) => number | null) =>
+    runs.some((r) => pick(r.cpu) === null) ? null : runs.reduce((t, r) => t + pick(r.cpu)!, 0) / (elapsedMs / 1000);
+  return { service: total((c) => c.service), lab: total((c) => c.lab), generator: total((c) => c.generator)! };
 }
 
 async function runMix(service: Service, paths: string[], clients: number, durationMs: number): Promise<RunFigures> {
   return figuresOf([await runMixRaw(service, paths, clients, durationMs)]);
+}
+
+/** How the cores were shared during the run, and what the service answered per core it had. */
+function formatCores(r: RunFigures): string {
+  const { service, lab, generator } = r.cores;
+  if (service === null || lab === null) return `CPU: this platform has no /proc to read it from`;
+  return `CPU (cores, of ${availableParallelism()}): service ${service.toFixed(2)}, lab ${lab.toFixed(2)}, load generator ${generator.toFixed(2)}; ${(r.answeredPerSecond / service).toFixed(0)} answers per second per core the service used`;
 }
 
 function formatRun(name: string, r: RunFigures): string {
@@ -377,6 +434,7 @@ function formatRun(name: string, r: RunFigures): string {
     `${name}: ${r.clients} clients (connected in ${r.connectMs.toFixed(0)} ms), ${r.perSecond.toFixed(0)} req/s, ${r.answeredPerSecond.toFixed(0)} 2xx/s (${r.requests} requests; ${statuses}; ${r.timeouts} time-outs)`,
     `    latency p50 ${r.p50.toFixed(0)} ms, p90 ${r.p90.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, max ${r.max.toFixed(0)} ms (p99/p50 ${(r.p99 / r.p50).toFixed(1)})`,
     `    /healthz on a new connection: median ${(live[Math.floor(live.length / 2)] ?? NaN).toFixed(0)} ms, max ${(live.at(-1) ?? NaN).toFixed(0)} ms over ${live.length} probes; RSS peak ${r.rssPeakMb.toFixed(0)} MB`,
+    `    ${formatCores(r)}`,
   ].join('\n');
 }
 
@@ -410,12 +468,14 @@ export async function benchLoadMix(
           runs.get(workers)!.push(await runMixRaw(service, paths, clients, durationMs / rounds));
       await new Promise((r) => setTimeout(r, 2_000));
       const throughput: Record<number, number> = {};
+      const serviceCores: Record<number, number | null> = {};
       for (const [workers, service] of services) {
         const run = figuresOf(runs.get(workers)!);
         const heapAfter = await heapAfterGcMb(service);
         const afterMb = rssMb(service.pids) / service.pids.length;
         const { heap: heapBefore, rest: restMb } = before.get(workers)!;
         throughput[workers] = run.answeredPerSecond;
+        serviceCores[workers] = run.cores.service;
         console.log(
           formatRun(
             `  ${workers} worker${workers > 1 ? 's' : ''}${rounds > 1 ? ` (${rounds} rounds, alternating)` : ''}`,
@@ -426,8 +486,14 @@ export async function benchLoadMix(
           `    memory per worker: RSS at rest ${restMb.toFixed(0)} MB, peak ${(run.rssPeakMb / service.pids.length).toFixed(0)} MB, after ${afterMb.toFixed(0)} MB; heap after a full GC ${heapBefore.toFixed(0)} MB before the run, ${heapAfter.toFixed(0)} MB after (largest worker; at rest and after are read after that GC)`,
         );
       }
-      if (throughput[1] && throughput[2])
-        console.log(`  2 workers / 1 worker throughput (2xx/s): ${(throughput[2] / throughput[1]).toFixed(2)}×`);
+      if (throughput[1] && throughput[2]) {
+        // The service's share of the cores bounds the ratio: the lab and the generator take theirs of the
+        // same cores, more of them as the answers per second grow.
+        const cores = serviceCores[1] && serviceCores[2] ? serviceCores[2] / serviceCores[1] : null;
+        console.log(
+          `  2 workers / 1 worker throughput (2xx/s): ${(throughput[2] / throughput[1]).toFixed(2)}×${cores === null ? '' : ` (with ${cores.toFixed(2)}× the cores: ${(throughput[2] / throughput[1] / cores).toFixed(2)}× the answers per core)`}`,
+        );
+      }
     } finally {
       for (const service of services.values()) await service.stop();
     }
