@@ -9,6 +9,7 @@ import { redactedPath, authenticate, type AuthOutcome } from './platform/auth.js
 import type { Services } from './services.js';
 import type { ServerContext } from './graphql/context.js';
 import { createNetdiagYoga } from './graphql/yoga.js';
+import { precompileDocuments } from './graphql/plugins/use-precompiled-documents.js';
 import { MAX_OPERATION_BODY_BYTES } from './graphql/plugins/use-operation-limits.js';
 import { createRestHandler, REST_PREFIX, restRouteFor, toolOf } from './rest/handler.js';
 import { isRefusal, type ShedReason } from './platform/admission.js';
@@ -33,7 +34,12 @@ export interface App {
 }
 
 export function createApp(services: Services): App {
-  const yoga = createNetdiagYoga(services);
+  // Each REST route's document is compiled once, here (README "Per-request overhead").
+  const precompiled = precompileDocuments(
+    schema,
+    [...restRoutes.values()].map((r) => r.document),
+  );
+  const yoga = createNetdiagYoga(services, { precompiled });
   const rest = createRestHandler(yoga, services);
   const developer = createDeveloperRoutes(services);
   const unkeyed = createUnkeyedGate(services);
@@ -118,7 +124,13 @@ export function createApp(services: Services): App {
         // The operation is executed and its answer serialized when yoga.fetch resolves (no streaming).
         const atEnd: (() => void)[] = [];
         try {
-          return await yoga.fetch(bounded, { peerAddress: server.peerAddress, auth: key, responseHeaders: {}, atEnd });
+          return await yoga.fetch(bounded, {
+            peerAddress: server.peerAddress,
+            url,
+            auth: key,
+            responseHeaders: {},
+            atEnd,
+          });
         } finally {
           for (const end of atEnd) end();
         }

@@ -21,6 +21,8 @@ export interface ServerContext {
  */
 export interface ExecutionInput extends ServerContext {
   readonly auth: AuthOutcome;
+  /** the request's URL, already parsed by the app (parsed again from the request when absent) */
+  readonly url?: URL;
   /** overall bound of this request (REST: per tool; GraphQL: the composite bound) */
   readonly deadlineMs?: number;
   readonly responseHeaders: Record<string, string>;

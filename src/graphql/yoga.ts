@@ -10,6 +10,7 @@ import { createMaskError } from './errors.js';
 import { useCredits } from './plugins/use-credits.js';
 import { useIntrospectionCache } from './plugins/use-introspection-cache.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
+import { usePrecompiledDocuments, type PrecompiledDocuments } from './plugins/use-precompiled-documents.js';
 import { schema } from './schema.js';
 
 export const GRAPHIQL_EXAMPLE = `# One operation, several checks: every field below is a check, run in parallel,
@@ -28,7 +29,11 @@ query Overview($domain: String! = "example.com") {
 
 export type NetdiagYoga = YogaServerInstance<ExecutionInput, RequestContext>;
 
-export function createNetdiagYoga(services: Services): NetdiagYoga {
+/** `precompiled`: the fixed documents (the REST routes') run by compiled code (./plugins/use-precompiled-documents.ts) */
+export function createNetdiagYoga(
+  services: Services,
+  options: { precompiled?: PrecompiledDocuments } = {},
+): NetdiagYoga {
   return createYoga<ExecutionInput, RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -44,12 +49,11 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
       headers: JSON.stringify({ 'x-api-key': 'YOUR_KEY' }),
     },
     maskedErrors: { maskError: createMaskError(services.logger) },
-    context: ({ request, peerAddress, auth, deadlineMs, responseHeaders, atEnd }) => {
-      const url = new URL(request.url);
+    context: ({ request, url, peerAddress, auth, deadlineMs, responseHeaders, atEnd }) => {
       return createRequestContext({
         services,
         request,
-        url,
+        url: url ?? new URL(request.url),
         peerAddress,
         auth,
         // GraphQL operations are priced after the context exists: give them the composite bound.
@@ -62,6 +66,7 @@ export function createNetdiagYoga(services: Services): NetdiagYoga {
       useOperationLimits(services.config.graphql),
       useIntrospectionCache(),
       useCredits(),
+      ...(options.precompiled ? [usePrecompiledDocuments(options.precompiled)] : []),
       {
         onResponse({ response, serverContext }) {
           const headers = (serverContext as Partial<ExecutionInput> | undefined)?.responseHeaders ?? {};

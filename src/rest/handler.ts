@@ -19,8 +19,10 @@ export const REST_PREFIX = '/api/';
 
 /** meta.tool is the last path segment (decisions §2), also for a 404. */
 export function toolOf(pathname: string): string {
-  const segments = pathname.split('/').filter(Boolean);
-  return segments[segments.length - 1] ?? '';
+  // the last non-empty segment, read in place (asked on every request)
+  let end = pathname.length;
+  while (end > 0 && pathname.charCodeAt(end - 1) === 0x2f) end--;
+  return pathname.slice(pathname.lastIndexOf('/', end - 1) + 1, end);
 }
 
 export function restRouteFor(pathname: string): RestRoute | undefined {
@@ -77,6 +79,7 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
     const atEnd: (() => void)[] = [];
     const { execute, contextFactory, schema } = yoga.getEnveloped({
       request,
+      url,
       peerAddress,
       auth,
       deadlineMs,

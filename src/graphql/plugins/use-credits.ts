@@ -58,25 +58,28 @@ export function useCredits(): Plugin<RequestContext> {
         return undefined;
       }
       for (const f of price.fields) ctx.services.metrics.creditsCharged(f.tool, f.cost);
+      // Only a result with errors may give credits back: the usual answer leaves without a promise to wait for.
+      const giveBack = async (chargeId: string, failed: Set<string>, refund: number) => {
+        try {
+          await quota.refund(keyId, chargeId, refund);
+        } catch (e) {
+          // The check has run; a refund the ledger could not take leaves the caller charged (never the reverse).
+          ctx.services.logger.error('refund_failed', { keyId, credits: refund, message: (e as Error).message });
+          return;
+        }
+        for (const f of price.fields)
+          if (failed.has(f.responseKey)) ctx.services.metrics.creditsRefunded(f.tool, f.cost);
+        Object.assign(
+          ctx.responseHeaders,
+          rateLimitHeaders(policy, { ...outcome, remaining: outcome.remaining + refund }),
+        );
+      };
       return {
-        async onExecuteDone({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) {
-          if (!outcome.chargeId || Symbol.asyncIterator in result) return;
-          const failed = new Set((result.errors ?? []).filter(isUncharged).map((e) => String(e.path?.[0] ?? '')));
+        onExecuteDone({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) {
+          if (!outcome.chargeId || Symbol.asyncIterator in result || !result.errors?.length) return;
+          const failed = new Set(result.errors.filter(isUncharged).map((e) => String(e.path?.[0] ?? '')));
           const refund = price.fields.filter((f) => failed.has(f.responseKey)).reduce((s, f) => s + f.cost, 0);
-          if (refund === 0) return;
-          try {
-            await quota.refund(keyId, outcome.chargeId, refund);
-          } catch (e) {
-            // The check has run; a refund the ledger could not take leaves the caller charged (never the reverse).
-            ctx.services.logger.error('refund_failed', { keyId, credits: refund, message: (e as Error).message });
-            return;
-          }
-          for (const f of price.fields)
-            if (failed.has(f.responseKey)) ctx.services.metrics.creditsRefunded(f.tool, f.cost);
-          Object.assign(
-            ctx.responseHeaders,
-            rateLimitHeaders(policy, { ...outcome, remaining: outcome.remaining + refund }),
-          );
+          return refund === 0 ? undefined : giveBack(outcome.chargeId, failed, refund);
         },
       };
     },
