@@ -11,6 +11,9 @@ export interface LoadResult {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** every request's latency, sorted */
+  latenciesMs: number[];
+  elapsedMs: number;
 }
 
 export async function runLoad(options: {
@@ -45,15 +48,30 @@ export async function runLoad(options: {
   await Promise.all(Array.from({ length: options.connections }, worker));
   const elapsed = performance.now() - started;
   await pool.close();
+  return summarise(latencies, errors, elapsed);
+}
+
+function summarise(latencies: number[], errors: number, elapsedMs: number): LoadResult {
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
   return {
     requests: latencies.length,
     errors,
-    perSecond: (latencies.length / elapsed) * 1000,
+    perSecond: (latencies.length / elapsedMs) * 1000,
     p50Ms: pct(50),
     p99Ms: pct(99),
+    latenciesMs: latencies,
+    elapsedMs,
   };
+}
+
+/** Runs of the same load taken apart in time (alternating with another's) as one: their requests over their time. */
+export function combineLoads(runs: readonly LoadResult[]): LoadResult {
+  return summarise(
+    runs.flatMap((r) => r.latenciesMs),
+    runs.reduce((s, r) => s + r.errors, 0),
+    runs.reduce((s, r) => s + r.elapsedMs, 0),
+  );
 }
 
 export function formatLoad(name: string, r: LoadResult): string {

@@ -5,14 +5,14 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServerAdapter } from '@whatwg-node/server';
-import { createApp } from '../src/app.js';
-import { buildConfig } from '../src/config.js';
-import { createServices } from '../src/create-services.js';
-import { createJsonLogger } from '../src/log.js';
-import { formatLoad, runLoad } from './load.js';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { bundleOptions } from '../scripts/build-if-stale.mjs';
+import { combineLoads, formatLoad, runLoad, type LoadResult } from './load.js';
 
 const KEY = 'bench-key-0123456789';
+const ROUNDS = 3;
 const BODY = JSON.stringify({
   ok: true,
   data: { ip: '93.184.216.34', version: 'IPv4' },
@@ -24,7 +24,22 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** bench/my-ip-app.ts bundled as dist/ is (inside node_modules/, so that the bundle finds the packages and project files dist/ finds). */
+async function compiledService(): Promise<typeof import('./my-ip-app.js')> {
+  const outdir = join(ROOT, 'node_modules', '.cache', 'netdiag-bench-my-ip');
+  await build({
+    ...bundleOptions(),
+    entryPoints: [{ in: 'bench/my-ip-app.ts', out: 'my-ip-app' }],
+    outdir,
+    sourcemap: false,
+  });
+  return import(pathToFileURL(join(outdir, 'my-ip-app.js')).href);
+}
+
 export async function benchMyIp(durationMs: number): Promise<void> {
+  const { buildConfig, createApp, createServices, createJsonLogger, requestListenerFor } = await compiledService();
   const bare = createServer((_req, res) => {
     res.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
@@ -43,22 +58,34 @@ export async function benchMyIp(durationMs: number): Promise<void> {
     createJsonLogger(() => {}),
   );
   const app = createApp(services);
-  const full = createServer(
-    createServerAdapter<{ req: import('node:http').IncomingMessage }>((request, ctx) =>
-      app.fetch(request, { peerAddress: ctx.req.socket.remoteAddress ?? null }),
-    ),
-  );
+  // the node:http listener `npm start` serves (src/http-server.ts)
+  const full = createServer(requestListenerFor(app));
   const bareUrl = await listen(bare);
   const fullUrl = await listen(full);
   const headers = { 'x-api-key': KEY, 'x-forwarded-for': '93.184.216.34' };
 
-  // Warm up both (JIT, connection pools), then measure alternately.
-  await runLoad({ origin: bareUrl, path: '/', connections: 16, durationMs: 500 });
-  await runLoad({ origin: fullUrl, path: '/api/v1/my-ip', headers, connections: 16, durationMs: 500 });
-  const b = await runLoad({ origin: bareUrl, path: '/', connections: 16, durationMs });
-  const f = await runLoad({ origin: fullUrl, path: '/api/v1/my-ip', headers, connections: 16, durationMs });
+  // Warm up both (JIT, connection pools), then measure them in alternating rounds: the machine's speed
+  // drifts by several per cent over seconds, which back-to-back runs would read as a difference between them.
+  await runLoad({ origin: bareUrl, path: '/', connections: 16, durationMs: 1_000 });
+  await runLoad({ origin: fullUrl, path: '/api/v1/my-ip', headers, connections: 16, durationMs: 1_000 });
+  const bareRuns: LoadResult[] = [];
+  const fullRuns: LoadResult[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    bareRuns.push(await runLoad({ origin: bareUrl, path: '/', connections: 16, durationMs: durationMs / ROUNDS }));
+    fullRuns.push(
+      await runLoad({
+        origin: fullUrl,
+        path: '/api/v1/my-ip',
+        headers,
+        connections: 16,
+        durationMs: durationMs / ROUNDS,
+      }),
+    );
+  }
+  const b = combineLoads(bareRuns);
+  const f = combineLoads(fullRuns);
 
-  console.log('\n## my-ip overhead (16 connections, loopback)');
+  console.log(`\n## my-ip overhead (16 connections, loopback; ${ROUNDS} alternating rounds each)`);
   console.log(formatLoad('bare node:http', b));
   console.log(formatLoad('netdiag GET /api/v1/my-ip', f));
   console.log(
