@@ -34,7 +34,7 @@ export interface App {
 }
 
 export function createApp(services: Services): App {
-  // Each REST route's document is compiled once, here (README "Per-request overhead").
+  // Each REST route's document is compiled once, here (README "Design").
   const precompiled = precompileDocuments(
     schema,
     [...restRoutes.values()].map((r) => r.document),

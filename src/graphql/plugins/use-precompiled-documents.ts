@@ -1,15 +1,14 @@
 /**
  * Fixed documents (the REST routes', src/rest/routes.ts) executed by code compiled for them once, at
  * start, by graphql-jit, instead of graphql-js's general executor walking the document on every request
- * (README "Per-request overhead"). Parsing, validation, the context and every other plugin (credits,
+ * (README "Design"). Parsing, validation, the context and every other plugin (credits,
  * error masking) are unchanged: only the executor is swapped, and only for these document objects.
  * Documents sent to /graphql are any client's text; they keep the general executor (compiling each
  * new one would cost more than it saves, and generated code stays limited to our own documents).
  */
-import type { DocumentNode, ExecutionArgs } from 'graphql';
+import type { DocumentNode, ExecutionArgs, GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
-import type { GraphQLSchema } from 'graphql';
 
 export interface PrecompiledDocuments {
   /** the compiled executor of a document given at start, or undefined for any other document */
