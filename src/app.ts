@@ -26,6 +26,12 @@ import { createUnkeyedGate } from './platform/unkeyed-budget.js';
 import { createDocsRoutes } from './web/docs-page.js';
 import { GRAPHIQL_ASSETS, graphiqlAssetResponse } from './graphql/graphiql-assets.js';
 
+/**
+ * How long a GraphQL body may take to arrive (it is at most MAX_OPERATION_BODY_BYTES, which any client
+ * sends in one go): the read happens before admission, so a slow sender ties up only its socket.
+ */
+const BODY_READ_TIMEOUT_MS = 5_000;
+
 /** The generated OpenAPI 3.1 document of the v1 REST API (no key needed). */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
@@ -114,13 +120,15 @@ export function createApp(services: Services): App {
         const refused = await unkeyed(request, 'graphql', server.peerAddress);
         if (refused) return { tool: 'graphql', response: refused };
       }
+      // The body is read before a check slot is taken, within its own short bound: a client that sends
+      // its body slowly holds a socket, never a slot that a check could use.
+      const declared = Number(request.headers.get('content-length') ?? 0);
+      const bounded =
+        declared > MAX_OPERATION_BODY_BYTES
+          ? tooLarge(MAX_OPERATION_BODY_BYTES)
+          : await boundedRequest(request, MAX_OPERATION_BODY_BYTES, BODY_READ_TIMEOUT_MS);
+      if (bounded instanceof Response) return { tool: 'graphql', response: bounded };
       return admitted('graphql', key.ok ? key.identity.id : null, async () => {
-        const declared = Number(request.headers.get('content-length') ?? 0);
-        const bounded =
-          declared > MAX_OPERATION_BODY_BYTES
-            ? tooLarge(MAX_OPERATION_BODY_BYTES)
-            : await boundedRequest(request, MAX_OPERATION_BODY_BYTES);
-        if (bounded instanceof Response) return bounded;
         // The operation is executed and its answer serialized when yoga.fetch resolves (no streaming).
         const atEnd: (() => void)[] = [];
         try {
@@ -233,19 +241,29 @@ export function createApp(services: Services): App {
  * a larger body is refused with 413 before the GraphQL server sees it. The copy is a plain Fetch
  * Request whatever Request class the HTTP adapter used.
  */
-async function boundedRequest(request: Request, maxBytes: number): Promise<Request | Response> {
+async function boundedRequest(request: Request, maxBytes: number, timeoutMs: number): Promise<Request | Response> {
   if (!request.body) return request;
   const chunks: Uint8Array[] = [];
   let seen = 0;
   const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += value.byteLength;
-    // Not cancelled (that destroys the socket before the 413 is written); `Connection: close` lets
-    // Node send the answer and then close instead of reading the rest of the body.
-    if (seen > maxBytes) return tooLarge(maxBytes);
-    chunks.push(value);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const read = await Promise.race([reader.read(), late]);
+      // Not cancelled (that destroys the socket before the answer is written); `Connection: close` lets
+      // Node send the answer and then close instead of reading the rest of the body.
+      if (read === 'late') return bodyTooSlow(timeoutMs);
+      const { done, value } = read;
+      if (done) break;
+      seen += value.byteLength;
+      if (seen > maxBytes) return tooLarge(maxBytes);
+      chunks.push(value);
+    }
+  } finally {
+    clearTimeout(timer);
   }
   return new Request(request.url, {
     method: request.method,
@@ -267,6 +285,20 @@ async function reasonOf(response: Response): Promise<string> {
   } catch {
     return `HTTP ${response.status} (no JSON body)`;
   }
+}
+
+function bodyTooSlow(timeoutMs: number): Response {
+  return Response.json(
+    {
+      errors: [
+        {
+          message: `the request body did not arrive within ${timeoutMs / 1000} s; send the whole operation at once`,
+          extensions: { code: 'BAD_INPUT', status: 408 },
+        },
+      ],
+    },
+    { status: 408, headers: { connection: 'close' } },
+  );
 }
 
 function tooLarge(maxBytes: number): Response {

@@ -17,6 +17,11 @@ export type ErrorCode =
 export class NetdiagError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
+  /**
+   * True only where the error was decided before the check sent anything upstream (decisions §1): such a
+   * 400 is given its price back. False by default, so an error nobody marked is charged, never free.
+   */
+  beforeUpstream = false;
   constructor(code: ErrorCode, status: number, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
@@ -55,6 +60,21 @@ export class UnavailableError extends NetdiagError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('UNAVAILABLE', 503, message, options);
   }
+}
+
+/**
+ * Marks an input error or refusal as decided before anything was sent upstream (its price is given back),
+ * and returns it. Other values pass unchanged.
+ */
+export function decidedBeforeUpstream<E>(error: E): E {
+  if (error instanceof NetdiagError) error.beforeUpstream = true;
+  return error;
+}
+
+/** Unmarks an error met after something was sent upstream (a redirect hop): it is charged. */
+export function decidedAfterUpstream<E>(error: E): E {
+  if (error instanceof NetdiagError) error.beforeUpstream = false;
+  return error;
 }
 
 /** "a loopback", "an IPv4-mapped loopback", "a unique-local": the article English wants before a range name. */

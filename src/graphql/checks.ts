@@ -12,6 +12,7 @@
  * Every module in src/graphql/checks/ is such a definition; src/graphql/schema.ts loads them all.
  */
 import type { OutputRef } from '@pothos/core';
+import { decidedBeforeUpstream } from '../errors.js';
 import type { CheckContext } from '../loaders/context.js';
 import { builder } from './builder.js';
 import type { RequestContext } from './context.js';
@@ -97,11 +98,19 @@ export function defineCheck<A, P, R>(definition: IoCheckDefinition<A, P, R> | Lo
   definitions.set(field, definition);
   definitionsByTool.set(tool, definition);
 
+  // What the parser refuses is refused before anything is sent upstream: its price is given back.
+  const parse = (args: A, ctx: RequestContext): P => {
+    try {
+      return definition.parse(args, ctx);
+    } catch (e) {
+      throw decidedBeforeUpstream(e);
+    }
+  };
   const resolve =
     'run' in definition
       ? async (_parent: unknown, args: A, ctx: RequestContext) =>
-          definition.run(definition.parse(args, ctx), ctx.scope.checks, ctx)
-      : async (_parent: unknown, args: A, ctx: RequestContext) => definition.answer(definition.parse(args, ctx), ctx);
+          definition.run(parse(args, ctx), ctx.scope.checks, ctx)
+      : async (_parent: unknown, args: A, ctx: RequestContext) => definition.answer(parse(args, ctx), ctx);
 
   builder.queryField(field, (t) =>
     t.field({

@@ -1,16 +1,19 @@
 /**
- * Prices a GraphQL operation before execution (decisions §1): the sum of the costs of the check fields
- * it selects at the root, each occurrence counted (aliases and fragments included; what `@skip` or
- * `@include` leaves out is not selected). A field whose
- * arguments fail validation is left unpriced: it will answer a 400-class error and is not charged.
+ * Prices a GraphQL operation before execution (decisions §1) as it will run: the variables are coerced
+ * first (declared defaults applied, exactly as the executor will), `@skip`/`@include` are evaluated on
+ * the coerced values, and the price is the sum of the costs of the check fields selected at the root,
+ * each occurrence counted (aliases and fragments included). Every selected check field is priced: one
+ * whose arguments will be refused is charged too, and given back after execution only when its error
+ * was decided before anything was sent upstream (src/graphql/plugins/use-credits.ts).
  */
 import {
-  GraphQLError,
+  type GraphQLError,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
   Kind,
   getDirectiveValues,
   getOperationAST,
+  getVariableValues,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -18,7 +21,6 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { getArgumentValues } from 'graphql/execution/values.js';
 import type { Config } from '../config.js';
 import type { RequestContext } from './context.js';
 import { checkSpecForField } from './checks.js';
@@ -35,7 +37,11 @@ export interface OperationPrice {
   readonly total: number;
   /** true when the operation selects anything but introspection */
   readonly needsKey: boolean;
-  readonly composite: boolean;
+}
+
+/** The operation's variables do not coerce: the executor would refuse it whole, so nothing runs. */
+export interface RefusedVariables {
+  readonly errors: readonly GraphQLError[];
 }
 
 export function costOf(config: Config, tool: string): number {
@@ -49,16 +55,19 @@ export function priceOperation(
   operationName: string | null | undefined,
   variables: Record<string, unknown> | null | undefined,
   ctx: RequestContext,
-): OperationPrice {
+): OperationPrice | RefusedVariables {
   const operation = getOperationAST(document, operationName);
   const queryType = schema.getQueryType();
-  if (!operation || !queryType) return { fields: [], total: 0, needsKey: false, composite: false };
+  if (!operation || !queryType) return { fields: [], total: 0, needsKey: false };
+  // The executor coerces the same way before it runs anything (graphql-js execute → getVariableValues).
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+  if (coerced.errors) return { errors: coerced.errors };
+  const vars = coerced.coerced;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
 
   const roots: FieldNode[] = [];
   const visited = new Set<string>();
-  const vars = (variables ?? undefined) as Record<string, unknown> | undefined;
   // what the executor skips does not run, so it costs nothing (graphql-js collectFields' rule)
   const included = (node: SelectionNode) =>
     getDirectiveValues(GraphQLSkipDirective, node, vars)?.if !== true &&
@@ -79,27 +88,21 @@ export function priceOperation(
 
   const fields: PricedField[] = [];
   let needsKey = operation.operation !== 'query';
-  let composite = false;
-  const queryFields = queryType.getFields();
   for (const node of roots) {
     const name = node.name.value;
     if (name.startsWith('__')) continue;
     needsKey = true;
     const spec = checkSpecForField(name);
-    const def = queryFields[name];
-    if (!spec || !def) continue;
-    composite ||= spec.composite ?? false;
-    try {
-      spec.parse(getArgumentValues(def, node, vars), ctx);
-    } catch (e) {
-      if (e instanceof GraphQLError || (e as { status?: number }).status === 400) continue;
-      throw e;
-    }
+    if (!spec) continue;
     fields.push({
       responseKey: node.alias?.value ?? name,
       tool: spec.tool,
       cost: costOf(ctx.services.config, spec.tool),
     });
   }
-  return { fields, total: fields.reduce((s, f) => s + f.cost, 0), needsKey, composite };
+  return { fields, total: fields.reduce((s, f) => s + f.cost, 0), needsKey };
+}
+
+export function isRefusedVariables(price: OperationPrice | RefusedVariables): price is RefusedVariables {
+  return 'errors' in price;
 }

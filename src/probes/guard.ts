@@ -8,7 +8,7 @@
  *
  * The guard itself sends nothing: resolution is injected.
  */
-import { InputError, TargetRefusedError } from '../errors.js';
+import { decidedBeforeUpstream, InputError, TargetRefusedError } from '../errors.js';
 import { classifyAddress, compileCidrs, normaliseIp, parseIp } from '../net/address-class.js';
 import type { HostOrIp } from '../validation.js';
 
@@ -73,7 +73,14 @@ export function createTargetGuard(options: TargetGuardOptions): TargetGuard {
 
     async check(target, signal, parameter = 'target') {
       if (target.kind === 'ip') {
-        return { input: target.ip, hostname: null, addresses: [admit(target.ip, target.ip)] };
+        // An address literal is refused before any packet (decisions §1: its price is given back, unless
+        // the caller met it after sending something, as the fetcher does at a redirect hop). A name is
+        // resolved first, so its refusal comes after a question upstream and is charged.
+        try {
+          return { input: target.ip, hostname: null, addresses: [admit(target.ip, target.ip)] };
+        } catch (e) {
+          throw decidedBeforeUpstream(e);
+        }
       }
       const { hostname } = target;
       const resolved = await resolve(hostname, signal);

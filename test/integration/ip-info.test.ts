@@ -53,7 +53,7 @@ describe('ip-info and asn-lookup (bundled database)', () => {
   it('refuses private addresses with a clear 400, directly or through a domain', async () => {
     const direct = await t.get('/api/v1/ip-info?target=192.168.1.1');
     expect(direct.status).toBe(400);
-    expect((await direct.json()).error).toMatch(/private address, no public routing data/);
+    expect((await direct.json()).error).toMatch(/is a private address, which has no public routing data/);
     const viaName = await t.get('/api/v1/ip-info?target=inside.example.test');
     expect(viaName.status).toBe(400);
     expect((await viaName.json()).error).toMatch(/inside\.example\.test resolves to 10\.0\.0\.5/);

@@ -44,7 +44,7 @@ export function assertPublic(ip: string, resolvedFrom: string | null, parameter 
     const subject = resolvedFrom ? `${resolvedFrom} resolves to ${ip}, ` : `${ip} is `;
     throw new InputError(
       parameter,
-      `${parameter}: ${subject}${withArticle(verdict.range)} address: private address, no public routing data`,
+      `${parameter}: ${subject}${withArticle(verdict.range)} address, which has no public routing data`,
     );
   }
 }

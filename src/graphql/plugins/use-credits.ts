@@ -1,15 +1,18 @@
 /**
  * Authentication and credits for every operation, REST or GraphQL (decisions §1, §10).
  * Runs at execution time, after parsing and validation (a malformed query costs nothing): it prices
- * the operation, requires a key when anything but introspection is selected, charges atomically, and
- * gives back the price of fields that ended in an input error or a refused target (400s are not charged).
+ * the operation as it will run (an operation whose variables do not coerce is refused with 400 before
+ * anything runs), requires a key when anything but introspection is selected, charges atomically, and
+ * gives back the price of fields whose input error or refused target was decided before anything was
+ * sent upstream. A 400 met later (a redirect hop to a refused address, a re-check of the connected
+ * peer) is charged: the work was done.
  */
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { NetdiagError } from '../../errors.js';
 import { rateLimitHeaders, type ChargeOutcome } from '../../platform/quota.js';
 import type { RequestContext } from '../context.js';
-import { priceOperation } from '../pricing.js';
+import { isRefusedVariables, priceOperation } from '../pricing.js';
 
 function requestError(code: string, status: number, message: string, headers?: Record<string, string>): GraphQLError {
   return new GraphQLError(message, { extensions: { code, status, http: { status, ...(headers ? { headers } : {}) } } });
@@ -17,7 +20,11 @@ function requestError(code: string, status: number, message: string, headers?: R
 
 function isUncharged(error: GraphQLError): boolean {
   const original = error.originalError;
-  return original instanceof NetdiagError && (original.code === 'BAD_INPUT' || original.code === 'TARGET_REFUSED');
+  return (
+    original instanceof NetdiagError &&
+    original.beforeUpstream &&
+    (original.code === 'BAD_INPUT' || original.code === 'TARGET_REFUSED')
+  );
 }
 
 export function useCredits(): Plugin<RequestContext> {
@@ -25,6 +32,13 @@ export function useCredits(): Plugin<RequestContext> {
     async onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as RequestContext;
       const price = priceOperation(args.schema, args.document, args.operationName, args.variableValues, ctx);
+      if (isRefusedVariables(price)) {
+        // What the executor would answer, as a 400 before anything runs or is charged.
+        setResultAndStopExecution({
+          errors: price.errors.map((e) => requestError('BAD_INPUT', 400, e.message)),
+        });
+        return undefined;
+      }
       if (!price.needsKey) return undefined;
       if (!ctx.auth.ok) {
         setResultAndStopExecution({ errors: [requestError('UNAUTHENTICATED', 401, ctx.auth.error.message)] });

@@ -49,6 +49,7 @@ import type { Dispatcher } from 'undici';
 import { isHtmlContentType } from './content-type.js';
 import { normaliseHeaderFields, pairRawHeaders, type HeaderMap } from './header-fields.js';
 import { decideRedirect, requestKey, resolvedLocation, type RedirectDecision } from './redirects.js';
+import { decidedAfterUpstream } from '../../errors.js';
 import type { HostOrIp } from '../../validation.js';
 import { ProbeError } from '../errors.js';
 import type { TargetGuard } from '../guard.js';
@@ -197,6 +198,8 @@ export async function fetchGuarded(opts: FetchOptions): Promise<FetchResult> {
       };
     }
   } catch (e) {
+    // Past the first hop something was sent upstream: a refusal met there is charged (decisions §1).
+    if (hops.length > 0) decidedAfterUpstream(e);
     throw deadline.explain(e, upstreamOf(url));
   } finally {
     deadline.dispose();
