@@ -35,7 +35,10 @@ export interface RedisConnection {
   run<T>(commands: (client: Redis) => Promise<T>): Promise<T>;
   /** PING now (bounded): ok, or why not */
   ready(): Promise<Readiness>;
-  /** the 503 to throw when a command for `purpose` failed, e.g. "credit ledger unavailable: Redis at … is unreachable (…)" */
+  /**
+   * the 503 to throw when a command for `purpose` failed, e.g. "credit ledger unavailable: the shared
+   * store is unreachable; …": callers read no address of ours, the log has the server and the cause
+   */
   unavailable(purpose: string, cause: unknown): UnavailableError;
   /** QUIT when connected (bounded), then stop reconnecting */
   close(): Promise<void>;
@@ -104,7 +107,20 @@ export function describeRedisUrl(url: string): string {
   }
 }
 
-/** A short, caller-safe description of why a Redis command failed. */
+/**
+ * What a caller may read of a Redis failure: its kind, never an address, a port or the client library's
+ * own text (which names both).
+ */
+export function redisFailureKind(cause: unknown): string {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  if (cause instanceof RedisTimeoutError || message === 'Command timed out') return 'did not reply in time';
+  if (cause instanceof Error && cause.name === 'ReplyError') return 'answered an error';
+  if (/enableOfflineQueue|Connection is closed|ECONN|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|connect/i.test(message))
+    return 'is unreachable';
+  return 'failed';
+}
+
+/** A short description of why a Redis command failed, for the operator's log and /readyz's log line. */
 export function describeRedisFailure(cause: unknown): string {
   const message = cause instanceof Error ? cause.message : String(cause);
   if (cause instanceof RedisTimeoutError) return `is unreachable (${message})`;
@@ -125,6 +141,8 @@ export function describeRedisFailure(cause: unknown): string {
  * an instance starting next to a healthy Redis serves its first request without a spurious 503 and
  * one starting while Redis is down starts anyway (not ready; requests fail closed until it returns).
  */
+const SEE_LOG = 'the service log names the server and the cause';
+
 export async function connectRedis(url: string, options: RedisConnectionOptions): Promise<RedisConnection> {
   const { logger } = options;
   const commandTimeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
@@ -176,26 +194,44 @@ export async function connectRedis(url: string, options: RedisConnectionOptions)
 
   const run = <T>(commands: (c: Redis) => Promise<T>): Promise<T> => withDeadline(commands(client), commandTimeoutMs);
 
+  // A failed command is logged with the server and the cause, at most once a second: during an outage
+  // every request fails the same way, and the connection's own transitions are logged above.
+  let lastFailureLoggedAt = Number.NEGATIVE_INFINITY;
+  let unlogged = 0;
+  const logFailure = (purpose: string, cause: unknown) => {
+    const now = performance.now();
+    if (now - lastFailureLoggedAt < 1_000) {
+      unlogged++;
+      return;
+    }
+    lastFailureLoggedAt = now;
+    const why = client.status !== 'ready' && lastError ? `unreachable (${lastError})` : describeRedisFailure(cause);
+    logger.error('redis_command_failed', { redis: where, purpose, message: why, alsoFailedSinceLastLine: unlogged });
+    unlogged = 0;
+  };
+
   return {
     client,
     where,
     run,
     async ready() {
+      // /readyz answers on the public port: the reason names the kind of failure, the log the server.
       if (client.status !== 'ready') {
-        return { ok: false, reason: `Redis at ${where} is unreachable (${lastError ?? client.status})` };
+        return { ok: false, reason: `the shared store (Redis) is unreachable; ${SEE_LOG}` };
       }
       try {
         await run((c) => c.ping());
         return { ok: true };
       } catch (e) {
-        return { ok: false, reason: `Redis at ${where} ${describeRedisFailure(e)}` };
+        logFailure('readiness', e);
+        return { ok: false, reason: `the shared store (Redis) ${redisFailureKind(e)}; ${SEE_LOG}` };
       }
     },
     unavailable(purpose, cause) {
-      // While disconnected the command fails locally ("not connected"); the last connection error says why.
-      const why =
-        client.status !== 'ready' && lastError ? `is unreachable (${lastError})` : describeRedisFailure(cause);
-      return new UnavailableError(`${purpose} unavailable: Redis at ${where} ${why}`, { cause });
+      logFailure(purpose, cause);
+      // While disconnected the command fails locally ("not connected"): the store is unreachable.
+      const kind = client.status !== 'ready' ? 'is unreachable' : redisFailureKind(cause);
+      return new UnavailableError(`${purpose} unavailable: the shared store ${kind}; ${SEE_LOG}`, { cause });
     },
     async close() {
       if (client.status === 'ready') await run((c) => c.quit()).catch(() => undefined);
