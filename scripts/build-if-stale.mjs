@@ -17,7 +17,6 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const stamp = join(dist, '.built');
 const inputs = [join(root, 'src'), join(root, 'package-lock.json'), fileURLToPath(import.meta.url)];
 const definitionsDir = join(root, 'src', 'graphql', 'definitions');
 
@@ -95,7 +94,13 @@ export function bundleOptions() {
   };
 }
 
-export async function buildIfStale({ quiet = false, always = false } = {}) {
+/**
+ * `outDir` is dist/ but for the test that builds elsewhere (test/unit/build-if-stale.test.ts). esbuild's
+ * service process is stopped once the build is done: it would otherwise live under `npm start`'s server
+ * for the server's whole life.
+ */
+export async function buildIfStale({ quiet = false, always = false, outDir = dist } = {}) {
+  const stamp = join(outDir, '.built');
   const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
   if (!always && builtAt > 0 && Math.max(...inputs.map(newestMtime)) <= builtAt) return false;
   if (!quiet) process.stderr.write('netdiag: building dist/ (esbuild bundle of src/main.ts)\n');
@@ -107,17 +112,21 @@ export async function buildIfStale({ quiet = false, always = false } = {}) {
       'dist/ is missing or stale and esbuild is not installed: run `npm ci` (with dev dependencies) and `npm run build`',
     );
   }
-  rmSync(dist, { recursive: true, force: true });
-  await esbuild.build({
-    ...bundleOptions(),
-    entryPoints: [
-      { in: 'src/main.ts', out: 'main' },
-      // run as a process of its own by src/probes/ipdata/ip-data-builder.ts, found next to the chunk
-      // that starts it (every chunk sits in dist/ itself)
-      { in: 'src/probes/ipdata/build-ip-data-main.ts', out: 'build-ip-data-main' },
-    ],
-    outdir: dist,
-  });
+  rmSync(outDir, { recursive: true, force: true });
+  try {
+    await esbuild.build({
+      ...bundleOptions(),
+      entryPoints: [
+        { in: 'src/main.ts', out: 'main' },
+        // run as a process of its own by src/probes/ipdata/ip-data-builder.ts, found next to the chunk
+        // that starts it (every chunk sits in dist/ itself)
+        { in: 'src/probes/ipdata/build-ip-data-main.ts', out: 'build-ip-data-main' },
+      ],
+      outdir: outDir,
+    });
+  } finally {
+    await esbuild.stop();
+  }
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
   return true;
 }
