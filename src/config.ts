@@ -89,6 +89,13 @@ const schema = z
         secret: z.string().min(16, 'the secret needs at least 16 characters').nullable().default(null),
         revoked: z.array(z.string().min(1)).default([]),
         issuePerIpPerDay: z.number().int().min(0).default(3),
+        /**
+         * added key (README "Developer page and free keys"): keys the developer page issues per rolling hour to
+         * all clients together. The per-address limit alone lets whoever holds addresses in many networks (a
+         * botnet) collect keys without end. A person needs one key, so 100 an hour leaves a busy public
+         * instance ample room while capping such a collector at that, whatever its number of addresses.
+         */
+        issuePerHour: z.number().int().min(1).default(100),
       })
       .strict()
       .prefault({}),
@@ -257,6 +264,19 @@ const schema = z
           .min(1024)
           .max(64 * 1024 * 1024)
           .default(1_048_576),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * added section (README "Operations"): /metrics is served by the primary process on a listener of its
+     * own (`host`:`port`, loopback by default; `port` null serves none), never on the API port unless
+     * `token` is set, and then only with `Authorization: Bearer <token>` (required on both).
+     */
+    metrics: z
+      .object({
+        host: z.string().min(1).default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535).nullable().default(9464),
+        token: z.string().min(16, 'the metrics token needs at least 16 characters').nullable().default(null),
       })
       .strict()
       .prefault({}),

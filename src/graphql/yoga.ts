@@ -3,6 +3,7 @@
  * authentication, credits, error masking and loaders apply once, to both.
  */
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { API_CORS_HEADERS, preflightResponse } from '../platform/cors.js';
 import { renderGraphiqlPage } from './graphiql-assets.js';
 import type { Services } from '../services.js';
 import { createRequestContext, type ExecutionInput, type RequestContext } from './context.js';
@@ -40,6 +41,9 @@ export function createNetdiagYoga(
     landingPage: false,
     logging: false,
     batching: false,
+    // The API's own CORS (src/platform/cors.ts, the plugin below) in place of yoga's, which echoes any
+    // Origin with `Access-Control-Allow-Credentials: true`.
+    cors: false,
     // GraphiQL served by the service itself (no CDN: a self-hosted explorer must work without internet),
     // a small page over cached, compressed assets (src/graphql/graphiql-assets.ts).
     renderGraphiQL: renderGraphiqlPage,
@@ -63,6 +67,14 @@ export function createNetdiagYoga(
       });
     },
     plugins: [
+      {
+        onRequest({ request, endResponse }) {
+          if (request.method === 'OPTIONS') endResponse(preflightResponse('GET, POST'));
+        },
+        onResponse({ response }) {
+          for (const [name, value] of Object.entries(API_CORS_HEADERS)) response.headers.set(name, value);
+        },
+      },
       useOperationLimits(services.config.graphql),
       useIntrospectionCache(),
       useCredits(),

@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ChargeOutcome, QuotaPolicy, QuotaStore } from './quota.js';
+import { allowanceOf, type ChargeOutcome, type QuotaPolicy, type QuotaStore } from './quota.js';
 import type { RedisConnection } from './redis.js';
 
 export const QUOTA_KEY_PREFIX = 'netdiag:quota:';
@@ -175,13 +175,13 @@ export function createRedisQuotaStore(
   policy: QuotaPolicy,
   options: RedisQuotaOptions = {},
 ): QuotaStore {
-  const windowMs = policy.windowSeconds * 1000;
   const prefix = options.prefix ?? QUOTA_KEY_PREFIX;
   return {
     async charge(keyId, cost) {
+      const { credits, windowSeconds } = allowanceOf(policy, keyId);
       let reply: unknown;
       try {
-        const args = [policy.credits, windowMs, cost, options.now ? Math.floor(options.now()) : ''];
+        const args = [credits, windowSeconds * 1000, cost, options.now ? Math.floor(options.now()) : ''];
         reply = await connection.run((client) => runCharge(client, quotaKeys(keyId, prefix), args));
       } catch (e) {
         throw connection.unavailable('credit ledger', e);

@@ -21,9 +21,28 @@ export interface QuotaStore {
   close(): Promise<void>;
 }
 
-export interface QuotaPolicy {
+export interface LedgerAllowance {
   readonly credits: number;
   readonly windowSeconds: number;
+}
+
+export interface QuotaPolicy extends LedgerAllowance {
+  /**
+   * Keys starting with one of these prefixes get that entry's allowance instead (the first match): one
+   * store — one ledger of the primary's IPC set, one Redis key prefix — can then hold limits of
+   * different sizes and windows, such as the issue ledger's per client, all clients and per form token.
+   */
+  readonly byKeyPrefix?: readonly PrefixAllowance[];
+}
+
+export interface PrefixAllowance extends LedgerAllowance {
+  readonly prefix: string;
+}
+
+/** The allowance that applies to `keyId` under `policy`. */
+export function allowanceOf(policy: QuotaPolicy, keyId: string): LedgerAllowance {
+  if (policy.byKeyPrefix === undefined) return policy;
+  return policy.byKeyPrefix.find((entry) => keyId.startsWith(entry.prefix)) ?? policy;
 }
 
 /**
@@ -43,12 +62,15 @@ interface Ledger {
 
 /** In-memory ledger for a single instance. Memory: at most `credits` entries per key (every charge costs ≥ 1). */
 export function createMemoryQuotaStore(policy: QuotaPolicy, now: () => number = Date.now): QuotaStore {
-  const windowMs = policy.windowSeconds * 1000;
   const ledgers = new Map<string, Ledger>();
   let sequence = 0;
+  const shortestWindowMs = Math.min(
+    policy.windowSeconds * 1000,
+    ...(policy.byKeyPrefix ?? []).map((entry) => entry.windowSeconds * 1000),
+  );
 
   /** The key's ledger with expired charges dropped (a charge expires exactly one window after it was made). */
-  const live = (keyId: string, t: number): Ledger | undefined => {
+  const live = (keyId: string, t: number, windowMs: number): Ledger | undefined => {
     const ledger = ledgers.get(keyId);
     if (!ledger) return undefined;
     let expired = 0;
@@ -65,25 +87,25 @@ export function createMemoryQuotaStore(policy: QuotaPolicy, now: () => number = 
   const sweep = setInterval(
     () => {
       const t = now();
-      for (const keyId of [...ledgers.keys()]) live(keyId, t);
+      for (const keyId of [...ledgers.keys()]) live(keyId, t, allowanceOf(policy, keyId).windowSeconds * 1000);
     },
-    Math.min(windowMs, 3_600_000),
+    Math.min(shortestWindowMs, 3_600_000),
   );
   sweep.unref();
 
   return {
     async charge(keyId, cost) {
       const t = now();
-      const ledger = live(keyId, t);
-      const left = policy.credits - (ledger?.used ?? 0);
+      const { credits, windowSeconds } = allowanceOf(policy, keyId);
+      const windowMs = windowSeconds * 1000;
+      const ledger = live(keyId, t, windowMs);
+      const left = credits - (ledger?.used ?? 0);
       if (cost > left) {
         return {
           allowed: false,
           remaining: left,
           resetSeconds: secondsUntil(ledger?.at[0], windowMs, t),
-          retryAfterSeconds: ledger
-            ? retryAfter(ledger, cost - left, windowMs, t, policy.windowSeconds)
-            : policy.windowSeconds,
+          retryAfterSeconds: ledger ? retryAfter(ledger, cost - left, windowMs, t, windowSeconds) : windowSeconds,
           chargeId: null,
         };
       }

@@ -2,6 +2,7 @@
 // The server adapter's own Response: node:http is handed its string body as is, where the global
 // Response's body goes through a web stream first (bench/my-ip.ts: about a quarter more requests a second).
 import { Response as AdapterResponse } from '@whatwg-node/server';
+import { API_CORS_HEADERS } from '../platform/cors.js';
 export const API_VERSION = 'v1';
 
 export type Envelope =
@@ -26,5 +27,7 @@ export function envelopeResponse(
   headers['content-type'] = 'application/json; charset=utf-8';
   headers['content-length'] = String(Buffer.byteLength(json));
   headers['cache-control'] = 'no-store';
+  // Every envelope, refusals included: a browser client reads why it was refused and when to retry.
+  Object.assign(headers, API_CORS_HEADERS);
   return new AdapterResponse(options.head ? null : json, { status, headers }) as unknown as Response;
 }

@@ -2,6 +2,7 @@
  * The REST shim: `GET /api/v1/<tool>` → the route's fixed document, executed through the same yoga
  * pipeline as /graphql (getEnveloped: context, credit plugin, error masking), → the envelope.
  * Order of refusals: 404 unknown path → 405 method → 401 key → 400 parameters → 429 credits (plugin).
+ * A CORS preflight (OPTIONS) of a known path is answered before the method check.
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { withDeadline } from '../deadline.js';
@@ -11,6 +12,7 @@ import type { Services } from '../services.js';
 import { GENERIC_ERROR_MESSAGE } from '../graphql/errors.js';
 import type { NetdiagYoga } from '../graphql/yoga.js';
 import type { RequestContext } from '../graphql/context.js';
+import { preflightResponse } from '../platform/cors.js';
 import { envelopeResponse } from './envelope.js';
 import { QueryReader } from './query-reader.js';
 import { restRoutes, type RestRoute } from './routes.js';
@@ -53,6 +55,8 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
         { head },
       );
     }
+    // A browser asks first whether a script may send the key header (src/platform/cors.ts).
+    if (request.method === 'OPTIONS') return preflightResponse('GET, HEAD');
     if (request.method !== 'GET' && !head) {
       return envelopeResponse(
         tool,

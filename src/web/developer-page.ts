@@ -272,7 +272,7 @@ export interface DeveloperPageModel {
   readonly origin: string;
   readonly endpoints: readonly EndpointDoc[];
   readonly allowance: Allowance;
-  /** keys one client address may obtain per rolling 24 h; 0 = the form is off */
+  /** keys one client address (IPv6: one /48) may obtain per rolling 24 h; 0 = the form is off */
   readonly issuePerDay: number;
   readonly formToken: string;
 }
@@ -281,7 +281,7 @@ export function renderDeveloperPage(m: DeveloperPageModel): string {
   const example = exampleEndpoint(m.endpoints);
   const form =
     m.issuePerDay > 0
-      ? `<p id="key-terms">A key carries ${allowanceSentence(m.allowance, m.endpoints)}. It is shown once, on the next page: the service does not keep it. One address may obtain ${m.issuePerDay} key${m.issuePerDay === 1 ? '' : 's'} per rolling 24 hours.</p>
+      ? `<p id="key-terms">A key carries ${allowanceSentence(m.allowance, m.endpoints)}. It is shown once, on the next page: the service does not keep it. One address (an IPv6 /48 network counts as one) may obtain ${m.issuePerDay} key${m.issuePerDay === 1 ? '' : 's'} per rolling 24 hours.</p>
 <form method="post" action="${KEYS_PATH}" aria-describedby="key-terms">
 <input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(m.formToken)}">
 <button type="submit">Get a free API key</button>

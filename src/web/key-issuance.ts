@@ -1,19 +1,17 @@
 /**
  * The developer page's routes (decisions §10): `GET /` renders the page with a fresh form token, and
  * `POST /keys` issues a key — shown once, never stored, never logged — when the post is same-site,
- * carries a valid token, and the client address has not used up `auth.issuePerIpPerDay` in the
- * rolling 24 h.
- *
- * The issuance limit is a ledger of the QuotaStore kind (`services.issueLedger`), keyed `issue:<address>`,
- * cost 1 per key against {credits: issuePerIpPerDay, windowSeconds: 86400}: whichever store backs the
- * credit ledger (memory, or Redis for several instances) can back this one with the same policy object.
+ * carries a valid token not used before, the client (IPv4 address or IPv6 /48) has not used up
+ * `auth.issuePerIpPerDay` in the rolling 24 h, and all clients together not `auth.issuePerHour` in the
+ * rolling hour. Those limits and the spent tokens live in the issue ledger (./issuance-limits.ts).
  *
  * Cross-site posting protection, in two layers:
  * - the browser's word: `Sec-Fetch-Site` when sent (it names the real relation of the two origins, so it
  *   stays right behind a proxy that rewrites Host), else `Origin` compared with the request's host;
  * - a token in a hidden field: HMAC-SHA256 under the deployment's secret over a timestamp and a random
- *   nonce, so any instance sharing the secret accepts it and no server state is needed. Another site can
- *   make a browser post the form but cannot read our page to learn a token.
+ *   nonce, so any instance sharing the secret accepts it without state at minting. Another site can
+ *   make a browser post the form but cannot read our page to learn a token. A token is spent by its
+ *   first post that passes the check, so a token fetched once cannot be replayed to post many times.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { InputError, NetdiagError } from '../errors.js';
@@ -21,7 +19,8 @@ import { costOf } from '../graphql/pricing.js';
 import { schema } from '../graphql/schema.js';
 import { restRoutes } from '../rest/routes.js';
 import type { Services } from '../services.js';
-import { clientBucket, connectionClientAddress, type ClientAddress } from '../platform/client-address.js';
+import { connectionClientAddress, type ClientAddress } from '../platform/client-address.js';
+import { FORM_TOKEN_CLOCK_SKEW_SECONDS, FORM_TOKEN_MAX_AGE_SECONDS } from '../platform/ledger-policies.js';
 import {
   FORM_TOKEN_FIELD,
   describeEndpoints,
@@ -31,14 +30,10 @@ import {
   renderIssuedKeyPage,
   renderMessagePage,
 } from './developer-page.js';
-import type { ChargeOutcome } from '../platform/quota.js';
+import { chargeIssuance, issuanceClient, spendFormToken, type IssuanceVerdict } from './issuance-limits.js';
 
 /** A form post is one hidden field; anything bigger than this is not our form. */
 export const MAX_FORM_BYTES = 4096;
-/** How long a rendered page's form stays usable. */
-export const FORM_TOKEN_MAX_AGE_SECONDS = 3600;
-/** Tokens minted by another instance whose clock runs ahead are still accepted within this margin. */
-const FORM_TOKEN_CLOCK_SKEW_SECONDS = 300;
 const FORM_TOKEN = /^(\d{1,12})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
 function formTokenMac(secret: string, issuedSeconds: number, nonce: string): string {
@@ -53,19 +48,24 @@ export function mintFormToken(secret: string, nowMs: number): string {
   return `${issued}.${nonce}.${formTokenMac(secret, issued, nonce)}`;
 }
 
-export type FormTokenVerdict = 'valid' | 'expired' | 'invalid';
+/** A valid token's nonce names it in the ledger of spent tokens. */
+export type FormTokenVerdict =
+  | { readonly verdict: 'valid'; readonly nonce: string }
+  | { readonly verdict: 'expired' }
+  | { readonly verdict: 'invalid' };
 
 export function verifyFormToken(secret: string, token: string, nowMs: number): FormTokenVerdict {
   const m = FORM_TOKEN.exec(token);
-  if (!m) return 'invalid';
+  if (!m) return { verdict: 'invalid' };
   const issued = Number(m[1]);
+  const nonce = m[2]!;
   // Compare the tag's text, not its decoded bytes: base64url's last character has unused bits.
-  const expected = Buffer.from(formTokenMac(secret, issued, m[2]!));
+  const expected = Buffer.from(formTokenMac(secret, issued, nonce));
   const given = Buffer.from(m[3]!);
-  if (!timingSafeEqual(given, expected)) return 'invalid';
+  if (!timingSafeEqual(given, expected)) return { verdict: 'invalid' };
   const age = Math.floor(nowMs / 1000) - issued;
-  if (age < -FORM_TOKEN_CLOCK_SKEW_SECONDS) return 'invalid';
-  return age > FORM_TOKEN_MAX_AGE_SECONDS ? 'expired' : 'valid';
+  if (age < -FORM_TOKEN_CLOCK_SKEW_SECONDS) return { verdict: 'invalid' };
+  return age > FORM_TOKEN_MAX_AGE_SECONDS ? { verdict: 'expired' } : { verdict: 'valid', nonce };
 }
 
 /**
@@ -129,11 +129,17 @@ export function createDeveloperRoutes(services: Services): DeveloperRoutes {
   const endpoints = describeEndpoints(restRoutes.values(), schema, (tool) => costOf(config, tool));
   const allowance = { credits: config.quota.credits, windowSeconds: config.quota.windowSeconds };
   const perDay = config.auth.issuePerIpPerDay;
+  const perHour = config.auth.issuePerHour;
 
   const html = (status: number, body: string, options: { headers?: Record<string, string>; head?: boolean } = {}) =>
     new Response(options.head ? null : body, { status, headers: { ...htmlHeaders(body), ...options.headers } });
   const message = (status: number, title: string, paragraphs: string[], headers?: Record<string, string>) =>
     html(status, renderMessagePage(title, paragraphs), headers ? { headers } : {});
+  /** The issue ledger fails closed (e.g. a shared store that is unreachable): no key without the count. */
+  const unavailable = (e: unknown) => {
+    if (!(e instanceof NetdiagError)) throw e;
+    return message(e.status, 'Keys cannot be issued right now', [`${e.message}.`, 'Try again in a few minutes.']);
+  };
 
   return {
     page(request, url) {
@@ -194,15 +200,29 @@ export function createDeveloperRoutes(services: Services): DeveloperRoutes {
         );
       }
       const tokens = new URLSearchParams(text).getAll(FORM_TOKEN_FIELD);
-      const verdict = tokens.length === 1 ? verifyFormToken(services.secret, tokens[0]!, services.now()) : 'invalid';
-      if (verdict === 'expired') {
+      const token: FormTokenVerdict =
+        tokens.length === 1 ? verifyFormToken(services.secret, tokens[0]!, services.now()) : { verdict: 'invalid' };
+      if (token.verdict === 'expired') {
         return message(403, 'The form has expired', [
           `A form is valid for ${formatDuration(FORM_TOKEN_MAX_AGE_SECONDS)} after the page was loaded. Reload the developer page and press the button again.`,
         ]);
       }
-      if (verdict === 'invalid') {
+      if (token.verdict === 'invalid') {
         return message(403, 'Refused: the form’s security token is missing or invalid', [
           'Keys are issued only from the form on this service’s own developer page, which carries a token that other sites cannot forge. Open the page and use the button there.',
+        ]);
+      }
+      // Spent before anything else is decided: whatever the answer, this form has had it.
+      let firstUse: boolean;
+      try {
+        firstUse = await spendFormToken(services.issueLedger, token.nonce);
+      } catch (e) {
+        return unavailable(e);
+      }
+      if (!firstUse) {
+        return message(403, 'This form was already used', [
+          'This form was already used; reload the page to get a fresh one, then press the button again.',
+          'Each form can be sent once, so that one visit to the page cannot be replayed to collect keys.',
         ]);
       }
 
@@ -217,22 +237,33 @@ export function createDeveloperRoutes(services: Services): DeveloperRoutes {
         if (!(e instanceof InputError)) throw e;
         return message(400, 'No client address', [`A key cannot be issued: ${e.message}.`]);
       }
-      const bucket = clientBucket(client);
-      let outcome: ChargeOutcome;
+      const issuance = issuanceClient(client);
+      let outcome: IssuanceVerdict;
       try {
-        outcome = await services.issueLedger.charge(`issue:${bucket.key}`, 1);
+        outcome = await chargeIssuance(services.issueLedger, issuance);
       } catch (e) {
-        // The ledger fails closed (e.g. a shared store that is unreachable): no key without the count.
-        if (!(e instanceof NetdiagError)) throw e;
-        return message(e.status, 'Keys cannot be issued right now', [`${e.message}.`, 'Try again in a few minutes.']);
+        return unavailable(e);
       }
-      if (!outcome.allowed) {
+      if (!outcome.allowed && outcome.limit === 'client') {
         return message(
           429,
           'Key limit reached for your address',
           [
-            `Keys are limited to ${perDay} per client address per rolling 24 hours, and ${bucket.label} has received ${perDay === 1 ? 'one' : `${perDay}`} in that time.`,
+            `Keys are limited to ${perDay} per client address per rolling 24 hours${client.version === 'IPv6' ? ' (an IPv6 address counts with its whole /48 network)' : ''}, and ${issuance.label} has received ${perDay === 1 ? 'one' : `${perDay}`} in that time.`,
             `The next key can be issued in ${formatDuration(outcome.retryAfterSeconds)}. A key you already have keeps working.`,
+          ],
+          { 'Retry-After': String(outcome.retryAfterSeconds) },
+        );
+      }
+      if (!outcome.allowed) {
+        // Real visitors are refused too: the operator should hear of it (a raid, or a cap set too low).
+        services.logger.warn('key_issuance_capped', { issuePerHour: perHour });
+        return message(
+          429,
+          'Too many keys issued in the last hour',
+          [
+            `This service issues at most ${perHour} key${perHour === 1 ? '' : 's'} per hour to all its visitors together, and that many have been issued in the last hour. This limit is not about your address.`,
+            `The next key can be issued in ${formatDuration(outcome.retryAfterSeconds)}: reload the developer page then and press the button again. A key you already have keeps working.`,
           ],
           { 'Retry-After': String(outcome.retryAfterSeconds) },
         );
@@ -246,7 +277,7 @@ export function createDeveloperRoutes(services: Services): DeveloperRoutes {
           key,
           endpoints,
           allowance,
-          keysLeftForAddress: Math.max(0, outcome.remaining),
+          keysLeftForAddress: outcome.keysLeftForClient,
         }),
       );
     },

@@ -113,7 +113,7 @@ describe('GET /', () => {
     expect(html).toContain('href="/graphql"');
     expect(html).toContain('href="/api/v1/openapi.json"');
     expect(html).toContain('300 credits per rolling 24 hours');
-    expect(html).toContain('One address may obtain 3 keys per rolling 24 hours');
+    expect(html).toContain('One address (an IPv6 /48 network counts as one) may obtain 3 keys per rolling 24 hours');
   });
 
   it('lists every REST route with its parameters and its configured cost', async () => {
@@ -311,13 +311,13 @@ describe('POST /keys', () => {
     expect(dodge.html).toContain('the address 203.0.114.7');
   });
 
-  it('counts an IPv6 client by its /64', async () => {
+  it('counts an IPv6 client by its /48 (one site’s routed prefix, test/security/key-farming.test.ts)', async () => {
     t = await createTestApp({ auth: { issuePerIpPerDay: 1 } });
     expect((await issue({ peer: '2001:db8:1:2::1' })).res.status).toBe(200);
-    const sameSubnet = await issue({ peer: '2001:db8:1:2:aaaa::99' });
-    expect(sameSubnet.res.status).toBe(429);
-    expect(sameSubnet.html).toContain('the network 2001:db8:1:2::/64');
-    expect((await issue({ peer: '2001:db8:1:3::1' })).res.status).toBe(200);
+    const sameNetwork = await issue({ peer: '2001:db8:1:3:aaaa::99' });
+    expect(sameNetwork.res.status).toBe(429);
+    expect(sameNetwork.html).toContain('the network 2001:db8:1::/48');
+    expect((await issue({ peer: '2001:db8:2:2::1' })).res.status).toBe(200);
   });
 
   it('issues nothing when the issuance ledger is unavailable (fails closed)', async () => {
@@ -415,10 +415,21 @@ describe('cross-site posting protection', () => {
 
   it('trusts the token alone when the client sends neither Origin nor Sec-Fetch-Site', async () => {
     t = await createTestApp();
-    const { token } = await loadPage();
-    expect((await post(`token=${token}`, { headers: { origin: '', 'sec-fetch-site': '' } })).res.status).toBe(200);
+    const first = (await loadPage()).token;
+    expect((await post(`token=${first}`, { headers: { origin: '', 'sec-fetch-site': '' } })).res.status).toBe(200);
     // Sec-Fetch-Site is the browser's own verdict: it wins over an Origin a Host-rewriting proxy made look foreign
-    expect((await post(`token=${token}`, { headers: { origin: 'https://netdiag.example' } })).res.status).toBe(200);
+    const second = (await loadPage()).token;
+    expect((await post(`token=${second}`, { headers: { origin: 'https://netdiag.example' } })).res.status).toBe(200);
+  });
+
+  it('takes each token once: the form cannot be replayed', async () => {
+    t = await createTestApp();
+    const { token } = await loadPage();
+    expect((await post(`token=${token}`)).res.status).toBe(200);
+    const replay = await post(`token=${token}`);
+    expect(replay.res.status).toBe(403);
+    expect(replay.html).toContain('This form was already used; reload the page');
+    expect(replay.key).toBeNull();
   });
 
   it('accepts a token minted by another instance that shares the secret', async () => {
