@@ -1,7 +1,7 @@
 /**
  * GraphiQL without a 9 MB page: @graphql-yoga/render-graphiql renders one HTML document with its whole
  * bundle inlined (one script, one stylesheet — no CDN, so it works offline). Rendered once, on the first
- * browser visit; the script and the stylesheet are moved out into content-hashed static assets
+ * browser visit; the script, the stylesheet and the favicon are moved out into content-hashed static assets
  * (static-assets.ts: compressed once, cached immutable), so the page itself is a few KB and a browser
  * downloads the bundle once per version instead of on every visit.
  */
@@ -44,22 +44,27 @@ export async function graphiqlAssetResponse(request: Request, pathname: string):
  * runs at the same point of parsing as the inline one did.
  */
 async function splitPage(html: string): Promise<GraphiqlPage> {
-  const inline = /<script>([\s\S]*?)<\/script>|<style>([\s\S]*?)<\/style>/g;
+  // The inline script, the stylesheet, and the favicon the renderer inlines as a data: URL (most of the
+  // page once the other two are out).
+  const inline =
+    /<script>([\s\S]*?)<\/script>|<style>([\s\S]*?)<\/style>|<link rel="icon" href="data:([\w/.+-]+);base64,([A-Za-z0-9+/=]*)"\s*\/?>/g;
   const parts = [...html.matchAll(inline)];
   const loaded = await Promise.all(
-    parts.map(([, code, css]) =>
+    parts.map(([, code, css, iconType, iconBase64]) =>
       code !== undefined
         ? loadAsset(GRAPHIQL_ASSETS, 'graphiql.js', 'text/javascript; charset=utf-8', code)
-        : loadAsset(GRAPHIQL_ASSETS, 'graphiql.css', 'text/css; charset=utf-8', css ?? ''),
+        : css !== undefined
+          ? loadAsset(GRAPHIQL_ASSETS, 'graphiql.css', 'text/css; charset=utf-8', css)
+          : loadAsset(GRAPHIQL_ASSETS, 'favicon.ico', iconType!, Buffer.from(iconBase64!, 'base64')),
     ),
   );
   const assets = new Map(loaded.map((asset) => [asset.path, asset]));
   let at = 0;
-  const page = html.replace(inline, (_all, code: string | undefined) => {
+  const page = html.replace(inline, (_all, code: string | undefined, css: string | undefined) => {
     const asset = loaded[at++]!;
-    return code !== undefined
-      ? `<script src="${asset.path}"></script>`
-      : `<link rel="stylesheet" href="${asset.path}">`;
+    if (code !== undefined) return `<script src="${asset.path}"></script>`;
+    if (css !== undefined) return `<link rel="stylesheet" href="${asset.path}">`;
+    return `<link rel="icon" href="${asset.path}">`;
   });
   return { html: page, assets };
 }

@@ -52,11 +52,18 @@ export async function loadFileAsset(prefix: string, name: string, type: string, 
   return loadAsset(prefix, name, type, await readFile(file));
 }
 
-/** The asset's response: the smallest encoding the client accepts, or 304 when it has this version. */
-export function assetResponse(request: Request, asset: StaticAsset): Response {
+/**
+ * The asset's response: the smallest encoding the client accepts, or 304 when it has this version.
+ * Immutable by default (a content-hashed path); a document at a fixed path passes a revalidating policy.
+ */
+export function assetResponse(
+  request: Request,
+  asset: StaticAsset,
+  cacheControl = 'public, max-age=31536000, immutable',
+): Response {
   const headers: Record<string, string> = {
     'content-type': asset.type,
-    'cache-control': 'public, max-age=31536000, immutable',
+    'cache-control': cacheControl,
     etag: asset.etag,
     vary: 'accept-encoding',
   };

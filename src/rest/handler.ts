@@ -5,6 +5,7 @@
  * A CORS preflight (OPTIONS) of a known path is answered before the method check.
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
+import { suggestionList } from 'graphql/jsutils/suggestionList.js';
 import { withDeadline } from '../deadline.js';
 import { NetdiagError } from '../errors.js';
 import type { AuthOutcome } from '../platform/auth.js';
@@ -48,9 +49,7 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
         tool,
         404,
         {
-          error: /^\/api\/v1\//.test(url.pathname)
-            ? `unknown tool "${tool}": see the endpoint list at /`
-            : `unknown API version or path: endpoints live under /api/v1/`,
+          error: /^\/api\/v1\//.test(url.pathname) ? unknownTool(tool) : unknownPath(url.pathname),
         },
         { head },
       );
@@ -122,6 +121,17 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
     const data = (result.data as Record<string, unknown> | null | undefined)?.[route.field];
     return envelopeResponse(tool, 200, { data }, { headers, head });
   };
+}
+
+/** The 404 of an unknown tool, with the nearest names (graphql-js' own suggestion rule, as GraphQL answers). */
+function unknownTool(tool: string): string {
+  const near = suggestionList(tool, [...restRoutes.keys()]).slice(0, 3);
+  const hint = near.length > 0 ? `did you mean ${near.map((n) => `"${n}"`).join(' or ')}? ` : '';
+  return `unknown tool "${tool.slice(0, 64)}": ${hint}GET /api/v1 lists every tool`;
+}
+
+function unknownPath(pathname: string): string {
+  return `no such path: ${pathname.slice(0, 128)}; the API is versioned: GET /api/v1 lists every tool`;
 }
 
 function statusOf(error: GraphQLError, services: Services): { status: number; message: string } {

@@ -3,6 +3,7 @@
  * and non-empty, no known parameter may be repeated, every value is checked for control characters and
  * length. Unknown parameters are ignored. Field-level syntax (hostnames, URLs, ...) is the resolver's.
  */
+import { suggestionList } from 'graphql/jsutils/suggestionList.js';
 import { InputError } from '../errors.js';
 import { checkParameterText, parsePort } from '../validation.js';
 
@@ -17,8 +18,18 @@ export class QueryReader {
 
   required(name: string): string {
     const v = this.single(name);
-    if (v === null || v.trim() === '') throw new InputError(name, `${name}: missing required parameter`);
+    if (v === null || v.trim() === '')
+      throw new InputError(name, `${name}: missing required parameter${this.misspelt(name)}`);
     return checkParameterText(name, v);
+  }
+
+  /** A parameter sent under a near name (`domian` for `domain`): named in the message, as GraphQL does. */
+  private misspelt(name: string): string {
+    const near = suggestionList(
+      name,
+      [...this.params.keys()].filter((sent) => sent !== name),
+    )[0];
+    return near === undefined ? '' : ` (the request has "${near.slice(0, 64)}": did you mean "${name}"?)`;
   }
 
   optional(name: string): string | null {

@@ -87,13 +87,20 @@ describe('GraphiQL', () => {
     const page = await t.get('/graphql', { key: null, headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(Buffer.byteLength(html)).toBeLessThan(256 * 1024); // was 9 MB with the bundle inlined
+    // the bundle and the favicon (an inlined data: URL of its own) are assets: the page is markup only
+    expect(Buffer.byteLength(html)).toBeLessThan(4 * 1024);
+    expect(html).not.toContain('data:');
     const assets = [...html.matchAll(/(?:src|href)="(\/graphiql\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(assets.map((a) => a.replace(/\.[A-Za-z0-9_-]{16}\./, '.<hash>.'))).toEqual([
+      '/graphiql/assets/favicon.<hash>.ico',
       '/graphiql/assets/graphiql.<hash>.css',
       '/graphiql/assets/graphiql.<hash>.js',
     ]);
-    const script = await t.get(assets[1]!, { key: null, headers: { 'accept-encoding': 'br' } });
+    const icon = await t.get(assets[0]!, { key: null });
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/x-icon');
+    expect(icon.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const script = await t.get(assets[2]!, { key: null, headers: { 'accept-encoding': 'br' } });
     expect(script.status).toBe(200);
     expect(script.headers.get('content-encoding')).toBe('br');
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');

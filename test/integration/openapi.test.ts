@@ -30,6 +30,21 @@ describe('OpenAPI document', () => {
     expect(result.valid).toBe(true);
   });
 
+  it('is sent compressed to a client that accepts it, with an ETag that answers 304', async () => {
+    const plain = await t.get('/api/v1/openapi.json', { key: null });
+    const plainBytes = (await plain.arrayBuffer()).byteLength;
+    for (const coding of ['br', 'gzip']) {
+      const res = await t.get('/api/v1/openapi.json', { key: null, headers: { 'accept-encoding': coding } });
+      expect(res.headers.get('content-encoding')).toBe(coding);
+      expect(res.headers.get('vary')).toBe('accept-encoding');
+      expect((await res.arrayBuffer()).byteLength).toBeLessThan(plainBytes / 4);
+    }
+    const etag = plain.headers.get('etag')!;
+    expect(plain.headers.get('cache-control')).toBe('no-cache');
+    const again = await t.get('/api/v1/openapi.json', { key: null, headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+  });
+
   it('documents every route of the table, with its parameters, cost and both key channels', () => {
     const doc = openApiDocument();
     expect(Object.keys(doc.paths).sort()).toEqual([...restRoutes.keys()].map((t) => `/api/v1/${t}`).sort());

@@ -79,6 +79,29 @@ describe('REST envelope and status codes', () => {
     expect((await version.json()).meta.tool).toBe('my-ip');
   });
 
+  it('suggests the tool meant by a misspelt name, as GraphQL suggests field names', async () => {
+    t = await createTestApp();
+    const misspelt = await t.get('/api/v1/dns-lokup?domain=example.com');
+    expect(misspelt.status).toBe(404);
+    // the nearest first (graphql-js' suggestion order), at most three
+    expect((await misspelt.json()).error).toMatch(
+      /^unknown tool "dns-lokup": did you mean "dns-lookup"( or "[a-z-]+"){0,2}\? GET \/api\/v1 lists every tool$/,
+    );
+    const nothingNear = await t.get('/api/v1/qqqqqqqqqqqqqqqq');
+    expect((await nothingNear.json()).error).toBe('unknown tool "qqqqqqqqqqqqqqqq": GET /api/v1 lists every tool');
+  });
+
+  it('names a parameter sent under a near name when the required one is missing', async () => {
+    t = await createTestApp();
+    const res = await t.get('/api/v1/dns-lookup?domian=example.com');
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe(
+      'domain: missing required parameter (the request has "domian": did you mean "domain"?)',
+    );
+    const plain = await t.get('/api/v1/dns-lookup?x=1');
+    expect((await plain.json()).error).toBe('domain: missing required parameter');
+  });
+
   it('405 with Allow for other methods; HEAD is GET without a body', async () => {
     t = await createTestApp(proxyConfig);
     const post = await t.get('/api/v1/my-ip', { method: 'POST' });

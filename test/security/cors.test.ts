@@ -98,3 +98,40 @@ describe('CORS of the API', () => {
     expect(form.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+describe('CORS of the answers the app builds before yoga runs', () => {
+  it('a preflight of /graphql spends no unkeyed budget, and the refusals a script meets are readable', async () => {
+    const small = await createTestApp({ unkeyed: { requests: 1, windowSeconds: 60 } });
+    try {
+      const peer = '203.0.113.31';
+      for (let i = 0; i < 3; i++) {
+        const res = await small.app.fetch(
+          new Request('http://netdiag.test/graphql', {
+            method: 'OPTIONS',
+            headers: { origin: EVIL, 'access-control-request-method': 'POST' },
+          }),
+          { peerAddress: peer },
+        );
+        expect(res.status).toBe(204);
+      }
+      const keyless = (n: number) =>
+        graphql(small, `{ __typename a${n}: __typename }`, {}, { key: null, peer, headers: { origin: EVIL } });
+      expect((await keyless(1)).status).toBe(200); // the one unkeyed request of the window: the preflights took none
+      const refused = await keyless(2);
+      expect(refused.status).toBe(429);
+      expectNoCredentialedEcho(refused, 'unkeyed budget spent');
+      const tooLarge = await small.app.fetch(
+        new Request('http://netdiag.test/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': 'test-key-0123456789', origin: EVIL },
+          body: JSON.stringify({ query: `{ __typename }`, pad: 'x'.repeat(70 * 1024) }),
+        }),
+        { peerAddress: peer },
+      );
+      expect(tooLarge.status).toBe(413);
+      expectNoCredentialedEcho(tooLarge, 'body too large');
+    } finally {
+      await small.close();
+    }
+  });
+});
