@@ -719,15 +719,23 @@ export interface components {
         };
         MxLookup: {
             domain: string;
-            /** @description Sorted by priority, lowest first. */
+            /** @description The 10 best MX hosts at most, sorted by priority, lowest first (ties by name). */
             hosts: {
                 priority: number;
                 exchange: string;
                 /** @description First IPv4 address of the exchange (else its first IPv6); "" when it has none. */
                 ip: string;
+                /** @description The exchange's addresses that were followed: its first 4, IPv4 first, in the resolver's order; [] when it has none. */
+                addresses: string[];
+                /** @description Addresses of the exchange beyond the first 4: not reported, and not looked up on block lists (a bound on what one request asks). */
+                omittedAddresses: number;
                 /** @description Mail provider recognised from the exchange name. */
                 provider: string | null;
             }[];
+            /** @description MX hosts beyond the 10 best by priority: neither resolved nor reported (senders try MX hosts in priority order and stop after a few, RFC 5321 §5.1). */
+            omittedExchanges: number;
+            /** @description Something was left out: omittedExchanges is not 0, or some host has omittedAddresses. */
+            truncated: boolean;
             /** @description RFC 7505 null MX ("MX 0 ."): the domain accepts no mail. */
             nullMx: boolean;
             /** @enum {string} */
@@ -933,13 +941,15 @@ export interface components {
                 /** @description Why the policy could not be used as fetched (no answer, a redirect, a certificate not valid for mta-sts.<domain>, not text/plain, over 64 KiB); null when it could. */
                 error: string | null;
             };
-            /** @description Every MX host of the domain against the policy's patterns; [] without a valid policy. */
+            /** @description The MX hosts of the domain (the 10 best by priority) against the policy's patterns; [] without a valid policy. */
             mxMatches: {
                 /** @description An MX host of the domain. */
                 exchange: string;
                 /** @description A policy mx pattern matches it (RFC 8461 §4.1: "*." matches exactly one left-most label). */
                 matches: boolean;
             }[];
+            /** @description MX hosts beyond the 10 best by priority, not matched against the policy. */
+            omittedExchanges: number;
             /** @description "enforce", "testing" or "none" (the valid policy's mode); "not-configured" (no v=STSv1 record); "invalid" (a record, but no usable policy: several records, a bad record, the fetch failed, a certificate not valid for mta-sts.<domain>, a syntax error, or an MX host not matched under enforce). */
             status: string;
             errors: string[];
@@ -1337,17 +1347,23 @@ export interface components {
                 /** @description Why the check could not run (status error); null otherwise. */
                 error: string | null;
                 details: {
-                    /** @description Sorted by priority, lowest first. */
+                    /** @description The 10 best MX hosts at most, sorted by priority, lowest first (ties by name). */
                     hosts: {
                         priority: number;
                         exchange: string;
                         /** @description First IPv4 address of the exchange (else its first IPv6); "" when it has none. */
                         ip: string;
+                        /** @description The exchange's addresses that were followed: its first 4, IPv4 first, in the resolver's order; [] when it has none. */
+                        addresses: string[];
+                        /** @description Addresses of the exchange beyond the first 4: not reported, and not looked up on block lists (a bound on what one request asks). */
+                        omittedAddresses: number;
                         /** @description Mail provider recognised from the exchange name. */
                         provider: string | null;
                     }[] | null;
-                    /** @description Number of MX hosts; 0 for a null MX. */
+                    /** @description Number of MX hosts, those beyond the best included; 0 for a null MX. */
                     total: number | null;
+                    /** @description MX hosts beyond the 10 best by priority: not followed by any part of the check (not resolved, not looked up on block lists, not tested). */
+                    omittedExchanges: number | null;
                     /** @description RFC 7505 null MX: the domain accepts no mail. */
                     nullMx: boolean | null;
                     /** @enum {string|null} */
@@ -1412,6 +1428,10 @@ export interface components {
                         target: string;
                         reason: string;
                     }[] | null;
+                    /** @description MX hosts beyond the 10 best by priority, whose addresses were not asked about. */
+                    omittedExchanges: number | null;
+                    /** @description Addresses beyond the first 4 of an MX host, not asked about. */
+                    omittedAddresses: number | null;
                 } | {
                     /** @description mta-sts's data. */
                     mtaSts: {
@@ -1441,13 +1461,15 @@ export interface components {
                             /** @description Why the policy could not be used as fetched (no answer, a redirect, a certificate not valid for mta-sts.<domain>, not text/plain, over 64 KiB); null when it could. */
                             error: string | null;
                         };
-                        /** @description Every MX host of the domain against the policy's patterns; [] without a valid policy. */
+                        /** @description The MX hosts of the domain (the 10 best by priority) against the policy's patterns; [] without a valid policy. */
                         mxMatches: {
                             /** @description An MX host of the domain. */
                             exchange: string;
                             /** @description A policy mx pattern matches it (RFC 8461 §4.1: "*." matches exactly one left-most label). */
                             matches: boolean;
                         }[];
+                        /** @description MX hosts beyond the 10 best by priority, not matched against the policy. */
+                        omittedExchanges: number;
                         /** @description "enforce", "testing" or "none" (the valid policy's mode); "not-configured" (no v=STSv1 record); "invalid" (a record, but no usable policy: several records, a bad record, the fetch failed, a certificate not valid for mta-sts.<domain>, a syntax error, or an MX host not matched under enforce). */
                         status: string;
                         errors: string[];

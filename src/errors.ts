@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_FAILED'
   | 'UNAVAILABLE'
+  | 'FAN_OUT_LIMIT'
   | 'INTERNAL';
 
 export class NetdiagError extends Error {

@@ -1,8 +1,9 @@
 /**
  * What a check's `run` function may use: configuration, the request's AbortSignal, and the probes
  * behind per-request DataLoaders (decisions §9: each distinct upstream question is asked once per
- * request, and composite checks reuse the answers of their parts). Built lazily once per request
- * from the long-lived services; tests build one directly with `createCheckContext`.
+ * request, and composite checks reuse the answers of their parts; a request's distinct DNS questions
+ * are bounded: fan-out-limits.ts, question-budget.ts). Built lazily once per request from the
+ * long-lived services; tests build one directly with `createCheckContext`.
  */
 import { createRequestLoader } from './request-loader.js';
 import type { Config, HostPort } from '../config.js';
@@ -29,6 +30,8 @@ import { createPingLoaders, type PingLoaders } from './ping.js';
 import { createRegistrationLoader, type RegistrationLoader } from './registration.js';
 import { createSmtpLoaders, type SmtpLoaders } from './smtp.js';
 import { canonicalName } from '../net/dns-name.js';
+import { dnsQuestionBudget } from './fan-out-limits.js';
+import { createQuestionBudget, type QuestionBudget } from './question-budget.js';
 
 /**
  * The ports of the protocols spoken with a caller's targets: DNS to authoritative servers 53, HTTP 80,
@@ -95,9 +98,15 @@ export interface CheckContext extends ConnectionLoaders, SmtpLoaders {
 const dnsKey = (q: DnsQuery) =>
   `${q.server.host}|${q.server.port}|${canonicalName(q.name)}|${q.type}|${q.dnssecOk ? 1 : 0}${q.checkingDisabled ? 1 : 0}${q.recursionDesired === false ? 0 : 1}`;
 
-/** Per-question loaders: no batching (each question is its own packet), only de-duplication. */
-function questionLoader(ask: (q: DnsQuery) => Promise<DnsResponse>) {
-  return createRequestLoader(ask, dnsKey);
+/**
+ * Per-question loaders: no batching (each question is its own packet), only de-duplication. A question
+ * new to the request is charged to its budget first (question-budget.ts): a repeat never reaches here.
+ */
+function questionLoader(budget: QuestionBudget, ask: (q: DnsQuery) => Promise<DnsResponse>) {
+  return createRequestLoader(async (q: DnsQuery) => {
+    budget.charge(dnsKey(q), `the DNS question ${q.name} ${q.type}`);
+    return ask(q);
+  }, dnsKey);
 }
 
 /**
@@ -109,9 +118,20 @@ function onFirstUse<T>(make: () => T): () => T {
   return () => (made ??= make());
 }
 
-export function createCheckContext(services: LoaderDependencies, signal: AbortSignal): CheckContext {
+export interface CheckContextOptions {
+  /** distinct DNS questions the request may ask; default dnsQuestionBudget(config) (fan-out-limits.ts) */
+  readonly dnsQuestionBudget?: number;
+}
+
+export function createCheckContext(
+  services: LoaderDependencies,
+  signal: AbortSignal,
+  options: CheckContextOptions = {},
+): CheckContext {
   const { config, dnsClient, dnsCache, metrics } = services;
   const systemResolver = services.systemResolvers[0];
+  // shared by both question loaders: a question asked live and cached is still one question
+  const budget = onFirstUse(() => createQuestionBudget(options.dnsQuestionBudget ?? dnsQuestionBudget(config)));
 
   // Every upstream question passes here: it waits for its family's process-wide slot (within this
   // request's signal), then is counted per family by outcome or failure kind (metrics.ts).
@@ -148,9 +168,9 @@ export function createCheckContext(services: LoaderDependencies, signal: AbortSi
       signal,
       `the DNS question ${q.name} ${q.type}`,
     );
-  const live = onFirstUse(() => questionLoader(askDns));
+  const live = onFirstUse(() => questionLoader(budget(), askDns));
   const cached = onFirstUse(() =>
-    questionLoader(async (q) => {
+    questionLoader(budget(), async (q) => {
       const key = dnsKey(q);
       const hit = dnsCache.get(key);
       metrics.cacheLookup('dns', hit !== undefined);

@@ -147,9 +147,25 @@ describe('mx-lookup', () => {
     expect(body.data).toEqual({
       domain: 'example.test',
       hosts: [
-        { priority: 10, exchange: 'aspmx.l.google.com', ip: '192.0.2.30', provider: expect.stringMatching(/Google/) },
-        { priority: 20, exchange: 'mx2.example.test', ip: '192.0.2.20', provider: null },
+        {
+          priority: 10,
+          exchange: 'aspmx.l.google.com',
+          ip: '192.0.2.30',
+          addresses: ['192.0.2.30'],
+          omittedAddresses: 0,
+          provider: expect.stringMatching(/Google/),
+        },
+        {
+          priority: 20,
+          exchange: 'mx2.example.test',
+          ip: '192.0.2.20',
+          addresses: ['192.0.2.20'],
+          omittedAddresses: 0,
+          provider: null,
+        },
       ],
+      omittedExchanges: 0,
+      truncated: false,
       nullMx: false,
       rcode: 'NOERROR',
     });

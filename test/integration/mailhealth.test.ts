@@ -158,10 +158,25 @@ describe('mailhealth-check', () => {
             error: null,
             details: {
               hosts: [
-                { priority: 10, exchange: 'mx1.lab.test', ip: '127.0.0.4', provider: null },
-                { priority: 20, exchange: 'mx2.lab.test', ip: '127.0.0.5', provider: null },
+                {
+                  priority: 10,
+                  exchange: 'mx1.lab.test',
+                  ip: '127.0.0.4',
+                  addresses: ['127.0.0.4'],
+                  omittedAddresses: 0,
+                  provider: null,
+                },
+                {
+                  priority: 20,
+                  exchange: 'mx2.lab.test',
+                  ip: '127.0.0.5',
+                  addresses: ['127.0.0.5', '127.0.0.4'],
+                  omittedAddresses: 0,
+                  provider: null,
+                },
               ],
               total: 2,
+              omittedExchanges: 0,
               nullMx: false,
               rcode: 'NOERROR',
             },
@@ -230,6 +245,8 @@ describe('mailhealth-check', () => {
               ],
               listCount: 2,
               skipped: [],
+              omittedExchanges: 0,
+              omittedAddresses: 0,
             },
           },
           {
@@ -251,6 +268,7 @@ describe('mailhealth-check', () => {
                   { exchange: 'mx1.lab.test', matches: true },
                   { exchange: 'mx2.lab.test', matches: true },
                 ],
+                omittedExchanges: 0,
                 status: 'enforce',
                 errors: [],
                 warnings: [],
@@ -480,7 +498,13 @@ describe('mailhealth-check', () => {
       summary: 'The domain accepts no mail (null MX): there is no mail server to test.',
       details: { starttls: [], notTested: [] },
     });
-    expect(checkOf(body, 'mx').details).toEqual({ hosts: [], total: 0, nullMx: true, rcode: 'NOERROR' });
+    expect(checkOf(body, 'mx').details).toEqual({
+      hosts: [],
+      total: 0,
+      omittedExchanges: 0,
+      nullMx: true,
+      rcode: 'NOERROR',
+    });
     expect(checkOf(body, 'blacklist')).toMatchObject({
       summary: 'The domain takes no mail (null MX), so there is no mail server address to check.',
       details: { checkedIps: 0, listedIps: 0, cleanIps: 0, results: [], skipped: [] },

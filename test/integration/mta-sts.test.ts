@@ -96,6 +96,7 @@ describe('mta-sts', () => {
           { exchange: 'mx.sts.test', matches: true },
           { exchange: 'b.mail.sts.test', matches: true },
         ],
+        omittedExchanges: 0,
         status: 'enforce',
         errors: [],
         warnings: [],

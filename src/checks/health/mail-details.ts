@@ -48,10 +48,12 @@ export const MAIL_CHECK_LABELS: Readonly<Record<MailCheckId, string>> = {
 };
 
 export interface MxDetails {
-  /** as mx-lookup's `hosts`: by priority, each with its first address and recognised provider */
+  /** as mx-lookup's `hosts`: the hosts followed, by priority, each with its addresses and recognised provider */
   hosts: MxHost[] | null;
-  /** number of MX hosts (a null MX counts none) */
+  /** number of MX hosts, those not followed included (a null MX counts none) */
   total: number | null;
+  /** as mx-lookup's: MX hosts beyond the best MX_MAX_EXCHANGES, not followed by any part */
+  omittedExchanges: number | null;
   nullMx: boolean | null;
   rcode: 'NOERROR' | 'NXDOMAIN' | null;
 }
@@ -128,6 +130,10 @@ export interface BlacklistDetails {
   listCount: number | null;
   /** addresses not asked about (IPv6, special-purpose) and MX hosts that could not be resolved */
   skipped: BlacklistSkip[] | null;
+  /** MX hosts beyond the best MX_MAX_EXCHANGES: their addresses were not asked about */
+  omittedExchanges: number | null;
+  /** addresses beyond the first MX_MAX_ADDRESSES_PER_EXCHANGE of a host, not asked about */
+  omittedAddresses: number | null;
 }
 
 /*
@@ -179,7 +185,7 @@ export interface MailDetailsById {
 /** The details of a check that could not run: the same keys, nothing found. */
 export function mailDetailsNotMeasured<K extends MailCheckId>(id: K): MailDetailsById[K] {
   const empty: MailDetailsById = {
-    mx: { hosts: null, total: null, nullMx: null, rcode: null },
+    mx: { hosts: null, total: null, omittedExchanges: null, nullMx: null, rcode: null },
     spf: {
       record: null,
       recordCount: null,
@@ -190,7 +196,16 @@ export function mailDetailsNotMeasured<K extends MailCheckId>(id: K): MailDetail
     },
     dmarc: { record: null, policy: null, found: null, inherited: null, queriedName: null },
     dkim: { selectorsFound: null, selectorsChecked: null, providers: null, failedSelectors: null },
-    blacklist: { checkedIps: null, listedIps: null, cleanIps: null, results: null, listCount: null, skipped: null },
+    blacklist: {
+      checkedIps: null,
+      listedIps: null,
+      cleanIps: null,
+      results: null,
+      listCount: null,
+      skipped: null,
+      omittedExchanges: null,
+      omittedAddresses: null,
+    },
     'mta-sts': { mtaSts: null },
     'tls-rpt': { tlsRpt: null },
     starttls: { starttls: null, notTested: null },

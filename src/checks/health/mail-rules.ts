@@ -14,6 +14,7 @@
  * (RFC 7505 §4.2, M3AAWG parked-domain practice) — but their absence is a `warning`, not `critical`.
  */
 import { COMPOSITE_PART_BOUND_MS } from '../composite/part-bound.js';
+import { MX_MAX_ADDRESSES_PER_EXCHANGE, MX_MAX_EXCHANGES } from '../../loaders/fan-out-limits.js';
 import { parseIp, refusedRange } from '../../net/address-class.js';
 import type { DnsblListResult } from '../dns/dnsbl.js';
 import type { MxHost, MxLookupResult } from '../dns/lookup-run.js';
@@ -64,10 +65,17 @@ export function mailNotRunFinding<K extends MailCheckId>(id: K, reason: string):
  * - no MX record: warning (senders fall back to the domain's own address, RFC 5321 §5.1).
  * - no MX host has an address: critical; some have none: warning.
  * - an MX host's address is special-purpose (private, loopback, …; RFC 6890): warning.
+ * - more than MX_MAX_EXCHANGES MX hosts: info (only the best are checked; senders almost never use the rest).
  * - otherwise ok.
  */
 export function mxFinding(mx: MxLookupResult, allow: readonly string[]): Finding<MxDetails> {
-  const details: MxDetails = { hosts: mx.hosts, total: mx.hosts.length, nullMx: mx.nullMx, rcode: mx.rcode };
+  const details: MxDetails = {
+    hosts: mx.hosts,
+    total: mx.hosts.length + mx.omittedExchanges,
+    omittedExchanges: mx.omittedExchanges,
+    nullMx: mx.nullMx,
+    rcode: mx.rcode,
+  };
   const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details });
   if (mx.rcode === 'NXDOMAIN') {
     return finding(
@@ -108,6 +116,12 @@ export function mxFinding(mx: MxLookupResult, allow: readonly string[]): Finding
     return finding(
       'warning',
       `${listInProse(internal)} ${internal.length === 1 ? 'is' : 'are'} not reachable from the Internet, so senders cannot deliver there; point the MX records at public addresses.`,
+    );
+  }
+  if (mx.omittedExchanges > 0) {
+    return finding(
+      'info',
+      `${plural(mx.hosts.length + mx.omittedExchanges, 'MX host', 'MX hosts')}: only the ${MX_MAX_EXCHANGES} best by preference were checked; senders try them in that order and stop after a few (RFC 5321 §5.1), so the other ${mx.omittedExchanges} are almost never used: remove those MX records.`,
     );
   }
   const primary = mx.hosts[0]!;
@@ -382,6 +396,10 @@ export interface BlacklistFacts {
   addresses: BlacklistAddressFacts[];
   skipped: BlacklistSkip[];
   listCount: number;
+  /** MX hosts beyond the MX_MAX_EXCHANGES followed: their addresses were not asked about */
+  omittedExchanges: number;
+  /** addresses beyond the first MX_MAX_ADDRESSES_PER_EXCHANGE of a host, not asked about */
+  omittedAddresses: number;
 }
 
 /**
@@ -393,6 +411,8 @@ export interface BlacklistFacts {
  * - an address listed on BLACKLIST_LISTINGS_CRITICAL or more lists: critical; on fewer (but some): warning;
  * - nothing listed, but some lists gave no usable answer (or some MX hosts could not be
  *   resolved): info — the listing may be hidden, but that says nothing about the domain;
+ * - nothing listed, but MX hosts or addresses were left out (beyond the MX_MAX_EXCHANGES best, or
+ *   the first MX_MAX_ADDRESSES_PER_EXCHANGE of a host): info, naming what was left out;
  * - otherwise ok.
  */
 export function blacklistFinding(facts: BlacklistFacts): Finding<BlacklistDetails> {
@@ -411,15 +431,22 @@ export function blacklistFinding(facts: BlacklistFacts): Finding<BlacklistDetail
     results,
     listCount: facts.listCount,
     skipped: facts.skipped,
+    omittedExchanges: facts.omittedExchanges,
+    omittedAddresses: facts.omittedAddresses,
   };
   const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details });
   const unresolvedHosts = facts.skipped.filter((s) => parseIp(s.target) === null);
+  const leftOut = leftOutOf(facts);
   if (facts.nullMx)
     return finding('info', 'The domain takes no mail (null MX), so there is no mail server address to check.');
   if (results.length === 0) {
     if (unresolvedHosts.length > 0) return { ...mailNotRunFinding('blacklist', unresolvedHosts[0]!.reason), details };
     const where = facts.implicitMx ? 'the domain (it has no MX record)' : 'the MX hosts';
-    return finding('info', `No public IPv4 address of ${where} to look up; block lists are keyed by IPv4 address.`);
+    const notLooked = leftOut.length > 0 ? ` (${leftOut} not looked up)` : '';
+    return finding(
+      'info',
+      `No public IPv4 address of ${where} to look up; block lists are keyed by IPv4 address${notLooked}.`,
+    );
   }
   const questions = results.length * facts.listCount;
   const failures = results.reduce((n, r) => n + r.failedLists.length, 0);
@@ -442,7 +469,7 @@ export function blacklistFinding(facts: BlacklistFacts): Finding<BlacklistDetail
       `${listInProse(which)}: some receivers may junk mail from it; find the cause and request delisting.`,
     );
   }
-  if (failures > 0 || unresolvedHosts.length > 0) {
+  if (failures > 0 || unresolvedHosts.length > 0 || leftOut.length > 0) {
     const gaps = [
       ...(failures > 0
         ? [
@@ -452,10 +479,28 @@ export function blacklistFinding(facts: BlacklistFacts): Finding<BlacklistDetail
       ...(unresolvedHosts.length > 0
         ? [`${listInProse(unresolvedHosts.map((h) => h.target))} could not be resolved`]
         : []),
+      ...(leftOut.length > 0 ? [`${leftOut} not looked up`] : []),
     ];
     return finding('info', `No listing found for ${checked}, but ${listInProse(gaps)}.`);
   }
   return finding('ok', `No listing found for ${checked}.`);
+}
+
+/** What the blacklist part left out by the fan-out caps, in words with their verb ("… were"); "" when nothing. */
+function leftOutOf(facts: BlacklistFacts): string {
+  const parts = [
+    ...(facts.omittedExchanges > 0
+      ? [`${plural(facts.omittedExchanges, 'MX host', 'MX hosts')} beyond the ${MX_MAX_EXCHANGES} best`]
+      : []),
+    ...(facts.omittedAddresses > 0
+      ? [
+          `${plural(facts.omittedAddresses, 'address', 'addresses')} beyond the first ${MX_MAX_ADDRESSES_PER_EXCHANGE} of a host`,
+        ]
+      : []),
+  ];
+  if (parts.length === 0) return '';
+  const one = parts.length === 1 && facts.omittedExchanges + facts.omittedAddresses === 1;
+  return `${listInProse(parts)} ${one ? 'was' : 'were'}`;
 }
 
 /* ------------------------------------------------------------------ helpers */

@@ -5,11 +5,14 @@
  * DNS question is asked once (decisions §9), whichever parts need it. The rules are mail-rules.ts's,
  * the verdict verdict.ts's.
  *
+ * Every part follows the same MX hosts — the best MX_MAX_EXCHANGES by preference, of each the first
+ * MX_MAX_ADDRESSES_PER_EXCHANGE addresses (fan-out-limits.ts, mx-exchanges.ts) — and says what it left out.
+ *
  * Dependencies, each arrow one DNS round trip (the benchmark's critical path):
- * - mx: MX → A/AAAA of every exchange;
- * - blacklist: MX → A/AAAA of every exchange → one A question per address per list (→ the list's
- *   TXT for a listing); with no MX record (not a null MX), the domain's own addresses (implicit
- *   MX, RFC 5321 §5.1) take the exchanges' place;
+ * - mx: MX → A/AAAA of every exchange followed;
+ * - blacklist: MX → A/AAAA of every exchange followed → one A question per address followed per list
+ *   (→ the list's TXT for a listing); with no MX record (not a null MX), the domain's own addresses
+ *   (implicit MX, RFC 5321 §5.1) take the exchanges' place;
  * - spf: TXT → TXT of each include/redirect target → … (the walk asks siblings concurrently);
  * - dmarc: _dmarc.<domain> TXT → _dmarc.<organisational domain> TXT when the first has none;
  * - dkim: the configured selectors (dkim.selectors) at once; the selectors of the providers seen in
@@ -23,11 +26,11 @@
  */
 import { createPartBound, type PartBound } from '../composite/part-bound.js';
 import { NetdiagError } from '../../errors.js';
-import { recordsOfType } from '../../probes/dns/client.js';
 import type { ResolvedAddress } from '../../probes/guard.js';
 import type { CheckContext } from '../../loaders/context.js';
 import { runDnsblCheck } from '../dns/dnsbl-run.js';
-import { runMxLookup } from '../dns/lookup-run.js';
+import { askMx, runMxLookup } from '../dns/lookup-run.js';
+import { followedAddresses } from '../dns/mx-exchanges.js';
 import { runDkimCheck, runDmarcCheck, runSpfCheck, runTlsRptCheck, txtLookup } from '../mail/auth-run.js';
 import { inferProviders } from '../mail/providers.js';
 import { parseSpfRecord, selectSpfRecords, spfIncludeTargets } from '../mail/spf/syntax.js';
@@ -91,9 +94,11 @@ export interface MailHealthOptions {
   partBoundMs?: number;
 }
 
-/** The domain's MX answer as the parts need it: exchange names, and whether it is a null MX. */
+/** The domain's MX answer as the parts need it: the names of the exchanges followed, and whether it is a null MX. */
 interface MxNames {
   exchanges: string[];
+  /** exchanges beyond those followed */
+  omittedExchanges: number;
   nullMx: boolean;
   rcode: 'NOERROR' | 'NXDOMAIN';
 }
@@ -174,17 +179,12 @@ async function settle<K extends MailCheckId>(
 }
 
 async function exchangesOf(ctx: CheckContext, domain: string): Promise<MxNames> {
-  const response = await ctx.resolve(domain, 'MX');
-  const mx = recordsOfType(response, domain, 'MX').map((r) => r.data as { preference: number; exchange: string });
-  const isRoot = (exchange: string) => exchange === '' || exchange === '.';
+  const mx = await askMx(ctx, domain);
   return {
-    // RFC 7505 §3: a null MX is the only MX record, with the exchange "."
-    nullMx: mx.length === 1 && isRoot(mx[0]!.exchange),
-    exchanges: [...mx]
-      .filter((m) => !isRoot(m.exchange))
-      .sort((a, b) => a.preference - b.preference || a.exchange.localeCompare(b.exchange))
-      .map((m) => canonicalName(m.exchange)),
-    rcode: response.rcode,
+    nullMx: mx.nullMx,
+    exchanges: mx.exchanges.map((m) => canonicalName(m.exchange)),
+    omittedExchanges: mx.omittedExchanges,
+    rcode: mx.rcode,
   };
 }
 
@@ -237,26 +237,31 @@ async function dkimFacts(
 }
 
 /**
- * The IPv4 addresses of every MX exchange (all of them, not only the first), each asked about on
- * every list once however many exchanges share it, in the order of the exchanges' priority.
- * Special-purpose addresses are not asked about: public lists do not list them, and the mx part
- * reports them. With no MX record the domain's own addresses stand in (RFC 5321 §5.1).
+ * The IPv4 addresses of every MX exchange followed (not only the first: the first
+ * MX_MAX_ADDRESSES_PER_EXCHANGE of each), each asked about on every list once however many exchanges
+ * share it, in the order of the exchanges' priority. Special-purpose addresses are not asked about:
+ * public lists do not list them, and the mx part reports them. With no MX record the domain's own
+ * addresses stand in (RFC 5321 §5.1).
  */
 async function blacklistFacts(ctx: CheckContext, domain: string, mxNames: Promise<MxNames>): Promise<BlacklistFacts> {
   const mx = await mxNames;
   const listCount = ctx.config.dnsbl.zones.length;
   const implicitMx = !mx.nullMx && mx.exchanges.length === 0;
+  const nothingOmitted = { omittedExchanges: 0, omittedAddresses: 0 };
   if (mx.nullMx || (implicitMx && mx.rcode === 'NXDOMAIN'))
-    return { nullMx: mx.nullMx, implicitMx, addresses: [], skipped: [], listCount };
+    return { nullMx: mx.nullMx, implicitMx, addresses: [], skipped: [], listCount, ...nothingOmitted };
   const hosts = implicitMx ? [domain] : mx.exchanges;
 
   const checks = new Map<string, ReturnType<typeof runDnsblCheck>>();
+  let omittedAddresses = 0;
   const resolved = await Promise.all(
     hosts.map(
       async (host): Promise<{ host: string; addresses: ResolvedAddress[] } | { host: string; failure: string }> => {
         let addresses: ResolvedAddress[];
         try {
-          addresses = await ctx.addresses(host);
+          const all = followedAddresses(await ctx.addresses(host));
+          addresses = all.followed;
+          omittedAddresses += all.omitted;
         } catch (e) {
           if (e instanceof NetdiagError) return { host, failure: e.message };
           throw e;
@@ -268,7 +273,11 @@ async function blacklistFacts(ctx: CheckContext, domain: string, mxNames: Promis
             specialPurpose(a.address, ctx.config.targets.allow) === null &&
             !checks.has(a.address)
           ) {
-            checks.set(a.address, runDnsblCheck(ctx, { kind: 'ip', ip: a.address, family: 4 }));
+            const check = runDnsblCheck(ctx, { kind: 'ip', ip: a.address, family: 4 });
+            // a failure (the request's question budget spent, the request ending) is rethrown by the
+            // Promise.all below, after the other exchanges resolve; until then it must not count as unhandled
+            check.catch(() => undefined);
+            checks.set(a.address, check);
           }
         }
         return { host, addresses };
@@ -306,5 +315,13 @@ async function blacklistFacts(ctx: CheckContext, domain: string, mxNames: Promis
       }
     }
   }
-  return { nullMx: false, implicitMx, addresses: [...byIp.values()], skipped, listCount };
+  return {
+    nullMx: false,
+    implicitMx,
+    addresses: [...byIp.values()],
+    skipped,
+    listCount,
+    omittedExchanges: mx.omittedExchanges,
+    omittedAddresses,
+  };
 }

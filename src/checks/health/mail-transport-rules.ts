@@ -4,7 +4,7 @@
  * one-sentence summary and the details out. The README table of rules is written from this file.
  *
  * starttls and dane test each MX host (its first address, at most MAIL_TRANSPORT_MAX_HOSTS by
- * priority); an MX host the target rules refuse, or whose address cannot be resolved, is `skipped`
+ * priority, fan-out-limits.ts); an MX host the target rules refuse, or whose address cannot be resolved, is `skipped`
  * with the reason.
  */
 import type { TlsRptCheckResult } from '../mail/tls-rpt.js';
@@ -22,9 +22,6 @@ import type {
 } from './mail-details.js';
 import type { HealthCheckStatus } from '../composite/verdict.js';
 import { listInProse } from '../composite/verdict.js';
-
-/** MX hosts tested by starttls and dane, by priority: the bound on connections one request opens. */
-export const MAIL_TRANSPORT_MAX_HOSTS = 5;
 
 /** What a per-host part found: one single-check result per MX host tested, and the hosts not tested. */
 export interface PerHostFacts<R> {

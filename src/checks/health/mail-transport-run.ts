@@ -11,7 +11,8 @@ import { runSmtpStarttls } from '../mail/starttls-run.js';
 import type { DaneResult } from '../mail/dane.js';
 import type { SmtpStarttlsResult } from '../mail/starttls.js';
 import type { TransportSkip } from './mail-details.js';
-import { MAIL_TRANSPORT_MAX_HOSTS, type PerHostFacts } from './mail-transport-rules.js';
+import { MAIL_TRANSPORT_MAX_HOSTS } from '../../loaders/fan-out-limits.js';
+import type { PerHostFacts } from './mail-transport-rules.js';
 
 /** Runs `check` for each MX host (the first MAIL_TRANSPORT_MAX_HOSTS); a host that cannot be tested is skipped with the reason. */
 async function perHost<R>(exchanges: readonly string[], check: (host: string) => Promise<R>): Promise<PerHostFacts<R>> {

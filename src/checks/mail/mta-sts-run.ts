@@ -7,7 +7,6 @@
  */
 import { NetdiagError } from '../../errors.js';
 import { ProbeError } from '../../probes/errors.js';
-import { recordsOfType, type MxData } from '../../probes/dns/client.js';
 import type { FetchResult } from '../../probes/http/fetcher.js';
 import type { CheckContext } from '../../loaders/context.js';
 import { mediaTypeOf } from '../../probes/http/content-type.js';
@@ -22,13 +21,12 @@ import {
   type MtaStsResult,
 } from './mta-sts.js';
 import { canonicalName } from '../../net/dns-name.js';
+import { askMx } from '../dns/lookup-run.js';
 
-/** The domain's MX hosts by name (a null MX, RFC 7505, is none). */
-async function exchanges(ctx: CheckContext, domain: string): Promise<string[]> {
-  const response = await ctx.resolve(domain, 'MX');
-  return recordsOfType(response, domain, 'MX')
-    .map((r) => canonicalName((r.data as MxData).exchange))
-    .filter((e) => e !== '' && e !== '.');
+/** The domain's MX hosts followed, by name and priority (a null MX, RFC 7505, is none), and how many more there are. */
+async function exchanges(ctx: CheckContext, domain: string): Promise<{ names: string[]; omitted: number }> {
+  const mx = await askMx(ctx, domain);
+  return { names: mx.exchanges.map((m) => canonicalName(m.exchange)), omitted: mx.omittedExchanges };
 }
 
 /** Why a response is not a usable policy (RFC 8461 §3.3), or null. */
@@ -73,5 +71,11 @@ export async function runMtaStsCheck(ctx: CheckContext, domain: string): Promise
   const records = txt.rcode === 'NXDOMAIN' ? [] : txt.records;
   // the policy is fetched only for exactly one record: with none or several, senders use no policy
   const fetched = records.filter(isMtaStsRecord).length === 1 ? await fetchPolicy(ctx, domain) : null;
-  return mtaStsVerdict({ domain, records, policyFetch: fetched, exchanges: mx });
+  return mtaStsVerdict({
+    domain,
+    records,
+    policyFetch: fetched,
+    exchanges: mx.names,
+    omittedExchanges: mx.omitted,
+  });
 }

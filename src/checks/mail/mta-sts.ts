@@ -47,7 +47,10 @@ export interface MtaStsResult {
   policyUrl: string;
   policy: MtaStsPolicy | null;
   fetch: MtaStsFetch;
+  /** the MX hosts followed (the best MX_MAX_EXCHANGES, by priority) against the policy */
   mxMatches: MxMatch[];
+  /** MX hosts beyond those, not matched against the policy */
+  omittedExchanges: number;
   status: MtaStsStatus;
   errors: string[];
   warnings: string[];
@@ -175,8 +178,10 @@ export interface MtaStsEvidence {
   records: readonly string[];
   /** the policy's text as fetched, or why it could not be had; null when not fetched */
   policyFetch: { status: number | null; text: string | null; error: string | null } | null;
-  /** the domain's MX hosts (a null MX is none) */
+  /** the domain's MX hosts followed, by priority (a null MX is none) */
   exchanges: readonly string[];
+  /** MX hosts beyond those */
+  omittedExchanges: number;
 }
 
 export function mtaStsVerdict(evidence: MtaStsEvidence): MtaStsResult {
@@ -196,6 +201,7 @@ export function mtaStsVerdict(evidence: MtaStsEvidence): MtaStsResult {
       error: evidence.policyFetch?.error ?? null,
     },
     mxMatches: [] as MxMatch[],
+    omittedExchanges: evidence.omittedExchanges,
   };
   const result = (status: MtaStsStatus): MtaStsResult => ({ ...base, status, errors, warnings });
   if (sts.length === 0) return result('not-configured');

@@ -22,6 +22,7 @@ import type { MailHealthCheck, MailHealthResult } from '../../checks/health/mail
 import type { TransportSkip } from '../../checks/health/mail-details.js';
 import { BLACKLIST_LISTINGS_CRITICAL, SPF_LOOKUPS_NEAR_LIMIT } from '../../checks/health/mail-rules.js';
 import type { MxHost } from '../../checks/dns/lookup-run.js';
+import { MX_MAX_ADDRESSES_PER_EXCHANGE, MX_MAX_EXCHANGES } from '../../loaders/fan-out-limits.js';
 import { builder } from '../builder.js';
 import { checkDetailsUnion } from './check-details.js';
 import { Bimi } from './bimi.js';
@@ -39,16 +40,24 @@ export const MailMxHost = builder.objectRef<MxHost>('MailMxHost').implement({
 
 export const MailMxDetails = builder.objectRef<MxDetails>('MailMxDetails').implement({
   description:
-    'mx — critical: the domain does not exist (NXDOMAIN), or no MX host has an address; info: a null MX ("MX 0 .", RFC 7505: the domain takes no mail); ' +
-    "warning: no MX record (senders fall back to the domain's address, RFC 5321 §5.1), some MX host without an address, or an MX address that is special-purpose (private, loopback…, RFC 6890); ok otherwise.",
+    'mx, first rule that matches — critical: the domain does not exist (NXDOMAIN), or no MX host has an address; info: a null MX ("MX 0 .", RFC 7505: the domain takes no mail); ' +
+    "warning: no MX record (senders fall back to the domain's address, RFC 5321 §5.1), some MX host without an address, or an MX address that is special-purpose (private, loopback…, RFC 6890); " +
+    `info: more than ${MX_MAX_EXCHANGES} MX hosts (every part checks only the ${MX_MAX_EXCHANGES} best by priority: senders almost never use the others); ok otherwise.`,
   fields: (t) => ({
     hosts: t.field({
       type: [MailMxHost],
       nullable: true,
-      description: 'Sorted by priority, lowest first.',
+      description: `The ${MX_MAX_EXCHANGES} best MX hosts at most, sorted by priority, lowest first (ties by name).`,
       resolve: (d) => d.hosts,
     }),
-    total: t.exposeInt('total', { nullable: true, description: 'Number of MX hosts; 0 for a null MX.' }),
+    total: t.exposeInt('total', {
+      nullable: true,
+      description: 'Number of MX hosts, those beyond the best included; 0 for a null MX.',
+    }),
+    omittedExchanges: t.exposeInt('omittedExchanges', {
+      nullable: true,
+      description: `MX hosts beyond the ${MX_MAX_EXCHANGES} best by priority: not followed by any part of the check (not resolved, not looked up on block lists, not tested).`,
+    }),
     nullMx: t.exposeBoolean('nullMx', { nullable: true, description: 'RFC 7505 null MX: the domain accepts no mail.' }),
     rcode: t.field({ type: DnsRcode, nullable: true, resolve: (d) => d.rcode }),
   }),
@@ -159,8 +168,8 @@ export const MailBlacklistSkip = builder.objectRef<BlacklistSkip>('MailBlacklist
 
 export const MailBlacklistDetails = builder.objectRef<BlacklistDetails>('MailBlacklistDetails').implement({
   description:
-    'blacklist — every IPv4 address of every MX host (with no MX record, of the domain itself), each asked once on every list of dnsbl.zones; IPv6 and special-purpose addresses are not asked about. ' +
-    `critical: an address listed on ${BLACKLIST_LISTINGS_CRITICAL} list or more; info: a null MX, no IPv4 address to check, or nothing listed while some list gave no usable answer; ` +
+    `blacklist — the IPv4 addresses of the MX hosts (the ${MX_MAX_EXCHANGES} best by priority, of each its first ${MX_MAX_ADDRESSES_PER_EXCHANGE} addresses; with no MX record, of the domain itself), each asked once on every list of dnsbl.zones; IPv6 and special-purpose addresses are not asked about. ` +
+    `critical: an address listed on ${BLACKLIST_LISTINGS_CRITICAL} list or more; info: a null MX, no IPv4 address to check, or nothing listed while some list gave no usable answer or some MX hosts or addresses were left out (omittedExchanges, omittedAddresses); ` +
     'error: no list answered, or no MX host could be resolved; ok: nothing listed.',
   fields: (t) => ({
     checkedIps: t.exposeInt('checkedIps', { nullable: true, description: 'Distinct IPv4 addresses asked about.' }),
@@ -177,6 +186,14 @@ export const MailBlacklistDetails = builder.objectRef<BlacklistDetails>('MailBla
     }),
     listCount: t.exposeInt('listCount', { nullable: true, description: 'Lists asked for each address.' }),
     skipped: t.field({ type: [MailBlacklistSkip], nullable: true, resolve: (d) => d.skipped }),
+    omittedExchanges: t.exposeInt('omittedExchanges', {
+      nullable: true,
+      description: `MX hosts beyond the ${MX_MAX_EXCHANGES} best by priority, whose addresses were not asked about.`,
+    }),
+    omittedAddresses: t.exposeInt('omittedAddresses', {
+      nullable: true,
+      description: `Addresses beyond the first ${MX_MAX_ADDRESSES_PER_EXCHANGE} of an MX host, not asked about.`,
+    }),
   }),
 });
 

@@ -1,5 +1,6 @@
 /** mta-sts: its object types (mail-transport.md); the check is ../definitions/mta-sts.ts. */
 import type { MtaStsFetch, MtaStsPolicy, MtaStsResult, MxMatch } from '../../checks/mail/mta-sts.js';
+import { MX_MAX_EXCHANGES } from '../../loaders/fan-out-limits.js';
 import { builder } from '../builder.js';
 
 export const MtaStsPolicyRef = builder.objectRef<MtaStsPolicy>('MtaStsPolicy').implement({
@@ -57,8 +58,11 @@ export const MtaSts = builder.objectRef<MtaStsResult>('MtaSts').implement({
     fetch: t.field({ type: MtaStsFetchRef, resolve: (r) => r.fetch }),
     mxMatches: t.field({
       type: [MxMatchRef],
-      description: "Every MX host of the domain against the policy's patterns; [] without a valid policy.",
+      description: `The MX hosts of the domain (the ${MX_MAX_EXCHANGES} best by priority) against the policy's patterns; [] without a valid policy.`,
       resolve: (r) => r.mxMatches,
+    }),
+    omittedExchanges: t.exposeInt('omittedExchanges', {
+      description: `MX hosts beyond the ${MX_MAX_EXCHANGES} best by priority, not matched against the policy.`,
     }),
     status: t.exposeString('status', {
       description:

@@ -9,6 +9,7 @@
  * never asks more than `maxQueries` questions nor descends more than `maxDepth` levels, so a
  * hostile record cannot make it do unbounded work.
  */
+import { SPF_WALK_MAX_QUESTIONS } from '../../../loaders/fan-out-limits.js';
 import { canonicalName } from '../../../net/dns-name.js';
 import { isProbeError } from '../../../probes/errors.js';
 import type { TxtAnswer, TxtLookup } from '../txt.js';
@@ -40,7 +41,7 @@ export interface SpfLookups {
 }
 
 export interface SpfWalkOptions {
-  /** questions the walk may ask, the first TXT included (default 30) */
+  /** questions the walk may ask, the first TXT included (default SPF_WALK_MAX_QUESTIONS, 30) */
   maxQueries?: number;
   /** include/redirect nesting below the domain (default 10) */
   maxDepth?: number;
@@ -161,7 +162,7 @@ export async function checkSpf(
 ): Promise<SpfCheckResult> {
   const walk: Walk = {
     lookups,
-    maxQueries: options.maxQueries ?? 30,
+    maxQueries: options.maxQueries ?? SPF_WALK_MAX_QUESTIONS,
     maxDepth: options.maxDepth ?? 10,
     asked: 1,
   };

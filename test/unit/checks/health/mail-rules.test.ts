@@ -64,11 +64,15 @@ const host = (exchange: string, ip: string, priority = 10, provider: string | nu
   priority,
   exchange,
   ip,
+  addresses: ip === '' ? [] : [ip],
+  omittedAddresses: 0,
   provider,
 });
 const mx = (hosts: MxHost[], extra: Partial<MxLookupResult> = {}): MxLookupResult => ({
   domain: 'mail.test',
   hosts,
+  omittedExchanges: 0,
+  truncated: false,
   nullMx: false,
   rcode: 'NOERROR',
   ...extra,
@@ -100,7 +104,13 @@ describe('the check list', () => {
       "This check could not run (DNS server 127.0.0.1:53 answered TXT _dmarc.mail.test with rcode SERVFAIL); run the health check again, and if it persists, check that the domain's name servers answer.",
     );
     expect(f.details).toEqual({ record: null, policy: null, found: null, inherited: null, queriedName: null });
-    expect(Object.keys(mailDetailsNotMeasured('mx'))).toEqual(['hosts', 'total', 'nullMx', 'rcode']);
+    expect(Object.keys(mailDetailsNotMeasured('mx'))).toEqual([
+      'hosts',
+      'total',
+      'omittedExchanges',
+      'nullMx',
+      'rcode',
+    ]);
     expect(Object.keys(mailDetailsNotMeasured('blacklist'))).toEqual([
       'checkedIps',
       'listedIps',
@@ -108,6 +118,8 @@ describe('the check list', () => {
       'results',
       'listCount',
       'skipped',
+      'omittedExchanges',
+      'omittedAddresses',
     ]);
     expect(mailDetailsNotMeasured('starttls')).toEqual({ starttls: null, notTested: null });
   });
@@ -128,10 +140,22 @@ describe('mx', () => {
           host('alt1.aspmx.l.google.com', '1.2.3.5', 5),
         ],
         total: 2,
+        omittedExchanges: 0,
         nullMx: false,
         rcode: 'NOERROR',
       },
     });
+  });
+
+  it('info when MX hosts beyond the best were left out, counting them in total', () => {
+    const f = mxFinding(mx([host('mx0.mail.test', '1.2.3.4', 0)], { omittedExchanges: 390, truncated: true }), []);
+    expect(f.status).toBe('info');
+    expect(f.summary).toBe(
+      '391 MX hosts: only the 10 best by preference were checked; senders try them in that order and stop after a few (RFC 5321 §5.1), so the other 390 are almost never used: remove those MX records.',
+    );
+    expect(f.details).toMatchObject({ total: 391, omittedExchanges: 390 });
+    // a problem with the hosts followed still comes first
+    expect(mxFinding(mx([host('mx0.mail.test', '10.1.2.3', 0)], { omittedExchanges: 390 }), []).status).toBe('warning');
   });
 
   it('info for a null MX, critical for NXDOMAIN, warning with no MX record', () => {
@@ -440,6 +464,8 @@ describe('blacklist', () => {
     addresses: [],
     skipped: [],
     listCount: 2,
+    omittedExchanges: 0,
+    omittedAddresses: 0,
     ...f,
   });
 
@@ -467,8 +493,29 @@ describe('blacklist', () => {
         ],
         listCount: 2,
         skipped: [],
+        omittedExchanges: 0,
+        omittedAddresses: 0,
       },
     });
+  });
+
+  it('info when nothing is listed but MX hosts or addresses were left out, saying what', () => {
+    const address = { ip: '1.2.3.4', hosts: ['mx.mail.test'], lists: [clean('1.2.3.4'), clean('1.2.3.4', lists[1])] };
+    const both = blacklistFinding(facts({ addresses: [address], omittedExchanges: 390, omittedAddresses: 6 }));
+    expect(both.status).toBe('info');
+    expect(both.summary).toBe(
+      'No listing found for 1 address on 2 lists, but 390 MX hosts beyond the 10 best and 6 addresses beyond the first 4 of a host were not looked up.',
+    );
+    expect(both.details).toMatchObject({ omittedExchanges: 390, omittedAddresses: 6 });
+    expect(blacklistFinding(facts({ addresses: [address], omittedAddresses: 1 })).summary).toBe(
+      'No listing found for 1 address on 2 lists, but 1 address beyond the first 4 of a host was not looked up.',
+    );
+    // a listing is still the finding
+    expect(
+      blacklistFinding(
+        facts({ addresses: [{ ...address, lists: [listed(), clean('1.2.3.4', lists[1])] }], omittedExchanges: 390 }),
+      ).status,
+    ).toBe('critical');
   });
 
   it(`critical for an address on ${BLACKLIST_LISTINGS_CRITICAL} list or more, naming it, its host and the list`, () => {

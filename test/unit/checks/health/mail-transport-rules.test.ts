@@ -22,6 +22,7 @@ function mtaSts(status: MtaStsResult['status'], errors: string[] = []): MtaStsRe
     policy: null,
     fetch: { status: null, error: null },
     mxMatches: [],
+    omittedExchanges: 0,
     status,
     errors,
     warnings: [],

@@ -79,6 +79,7 @@ describe('mtaStsVerdict', () => {
     records: ['v=STSv1; id=1'],
     policyFetch: { status: 200, text: POLICY, error: null },
     exchanges: ['mx1.example.com', 'mx.example.net'],
+    omittedExchanges: 0,
     ...over,
   });
 
@@ -95,9 +96,18 @@ describe('mtaStsVerdict', () => {
         { exchange: 'mx1.example.com', matches: true },
         { exchange: 'mx.example.net', matches: true },
       ],
+      omittedExchanges: 0,
       status: 'enforce',
       errors: [],
       warnings: [],
+    });
+  });
+
+  it('reports the MX hosts it was not given (beyond the best by priority) as omitted, whatever the status', () => {
+    expect(mtaStsVerdict(evidence({ omittedExchanges: 390 })).omittedExchanges).toBe(390);
+    expect(mtaStsVerdict(evidence({ records: [], omittedExchanges: 390 }))).toMatchObject({
+      status: 'not-configured',
+      omittedExchanges: 390,
     });
   });
 
