@@ -68,7 +68,7 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
 
     let variables: Record<string, unknown>;
     try {
-      variables = route.variables(new QueryReader(url.searchParams));
+      variables = route.variables(new QueryReader(url.searchParams, route.parameters));
     } catch (e) {
       if (e instanceof NetdiagError) return envelopeResponse(tool, e.status, { error: e.message }, { head });
       throw e;

@@ -8,7 +8,11 @@ import { InputError } from '../errors.js';
 import { checkParameterText, parsePort } from '../validation.js';
 
 export class QueryReader {
-  constructor(private readonly params: URLSearchParams) {}
+  /** `known`: the route's parameter names (a known name sent is never taken for a misspelling) */
+  constructor(
+    private readonly params: URLSearchParams,
+    private readonly known: readonly string[] = [],
+  ) {}
 
   private single(name: string): string | null {
     const all = this.params.getAll(name);
@@ -27,7 +31,7 @@ export class QueryReader {
   private misspelt(name: string): string {
     const near = suggestionList(
       name,
-      [...this.params.keys()].filter((sent) => sent !== name),
+      [...this.params.keys()].filter((sent) => !this.known.includes(sent)),
     )[0];
     return near === undefined ? '' : ` (the request has "${near.slice(0, 64)}": did you mean "${name}"?)`;
   }

@@ -17,6 +17,8 @@ export interface RestRoute {
   /** the root field whose value is the envelope's data */
   readonly field: string;
   readonly check: CheckDefinition;
+  /** the REST query parameters the route reads */
+  readonly parameters: readonly string[];
   readonly variables: (query: QueryReader) => Record<string, unknown>;
 }
 
@@ -51,6 +53,7 @@ function routeOf(check: CheckDefinition): RestRoute {
     document,
     field,
     check,
+    parameters: parameters.map(([name]) => name),
     variables: (query) => Object.fromEntries(parameters.map(([name, kind]) => [name, readers[kind](query, name)])),
   };
 }

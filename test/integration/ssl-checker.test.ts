@@ -88,6 +88,15 @@ describe('ssl-checker', () => {
     expect(seen!.servername).toBe(DUAL_HOST);
   });
 
+  it('takes an https URL as tls-configuration does: its host, and its port as the port tested', async () => {
+    const pki = await labPki();
+    const server = await serve(pki.good);
+    const url = encodeURIComponent(`https://${DUAL_HOST}:${server.port}/some/page`);
+    const res = await apps.t.get(`/api/v1/ssl-checker?domain=${url}`);
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toMatchObject({ domain: DUAL_HOST, status: 'valid' });
+  });
+
   it('gives each status its value: expired, not-yet-valid, hostname-mismatch, untrusted', async () => {
     const pki = await labPki();
     const cases: [LabLeaf, string][] = [
@@ -139,7 +148,10 @@ describe('ssl-checker', () => {
       ['', /^domain: missing required parameter$/],
       ['domain=localhost', /^domain: .*single label/],
       ['domain=127.0.0.1', /^domain: .*is an IP address/],
-      ['domain=https%3A%2F%2Fgood.lab.test%2F', /^domain: /],
+      [
+        'domain=http%3A%2F%2Fgood.lab.test%2F',
+        /^domain: http URLs are not accepted here; give a hostname or an https:\/\/ URL$/,
+      ],
     ];
     for (const [query, message] of cases) {
       const res = await apps.t.get(`/api/v1/ssl-checker?${query}`);
@@ -176,7 +188,7 @@ describe('ssl-checker', () => {
     const gql = await sslChecker(DUAL_HOST, server.port, apps.refusing);
     expect(gql.body.errors[0].extensions.code).toBe('TARGET_REFUSED');
     expect(server.tcpConnections()).toBe(0);
-    // not charged (decisions §1: a 400 is free)
-    expect(gql.headers.get('ratelimit-remaining')).toBe('300');
+    // charged (decisions §1): the name was resolved, a question upstream, before the refusal
+    expect(gql.headers.get('ratelimit-remaining')).toBe(String(300 - 3 - 3));
   });
 });

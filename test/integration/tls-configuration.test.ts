@@ -275,14 +275,15 @@ describe('tls-configuration', () => {
     );
   });
 
-  it('refuses private and internal addresses: 400, no connection, not charged', async () => {
+  it('refuses private and internal addresses: 400, no connection; charged once a name was resolved', async () => {
     const server = await serve({ host: '::' });
     const rest = await apps.refusing.get(`/api/v1/tls-configuration?domain=${DUAL_HOST}`);
     expect(rest.status).toBe(400);
     expect((await rest.json()).error).toMatch(/^target good\.lab\.test resolves to 127\.0\.0\.1, a loopback address/);
     const gql = await tlsConfiguration(`https://${DUAL_HOST}:${server.port}/`, undefined, apps.refusing);
     expect(gql.body.errors[0].extensions.code).toBe('TARGET_REFUSED');
-    expect(gql.headers.get('ratelimit-remaining')).toBe('300');
+    // decisions §1: the name was resolved (a question upstream) before the refusal, so both are charged
+    expect(gql.headers.get('ratelimit-remaining')).toBe(String(300 - 4 - 4));
     expect(server.tcpConnections()).toBe(0);
   });
 

@@ -16,9 +16,6 @@ import type { TlsQuestion } from '../../loaders/connections.js';
 import { portCheckerData, type PortCheckerData } from '../../probes/tcp/port-state.js';
 import { protocolVerdicts, TLS_PROTOCOL_VERSIONS, type TlsProtocolVersion } from '../../probes/tls/protocols.js';
 
-/** api-v1.md rule 7: ssl-checker connects on port 443; so does tls-configuration unless told otherwise. */
-export const HTTPS_PORT = 443;
-
 /**
  * ALPN offered by the main handshake, as a browser does: "h2" first, so that
  * `negotiated.http2` says whether the server would speak HTTP/2 (RFC 7301, RFC 9113 §3.2).

@@ -1,9 +1,8 @@
 /** The tls-configuration check: the Query field tlsConfiguration and GET /api/v1/tls-configuration. */
-import { HTTPS_PORT, runTlsConfiguration } from '../../checks/tls/run.js';
-import { InputError } from '../../errors.js';
-import { parseDomainOrUrl } from '../../validation.js';
+import { runTlsConfiguration } from '../../checks/tls/run.js';
+import { parseTlsTarget } from '../../checks/tls/tls-target.js';
 import { defineCheck } from '../checks.js';
-import { portArgument, TlsConfiguration } from '../types/tls.js';
+import { TlsConfiguration } from '../types/tls.js';
 
 defineCheck({
   field: 'tlsConfiguration',
@@ -19,23 +18,6 @@ defineCheck({
     }),
   }),
   rest: { domain: 'required' },
-  parse: (args: { domain: string; port?: number | null }) => {
-    const { hostname, url } = parseDomainOrUrl('domain', args.domain);
-    if (url !== null && url.protocol !== 'https:') {
-      throw new InputError(
-        'domain',
-        `domain: ${url.protocol.slice(0, -1)} URLs are not accepted here; give a hostname or an https:// URL`,
-      );
-    }
-    const urlPort = url !== null && url.port !== '' ? Number(url.port) : null;
-    const argPort = args.port == null ? null : portArgument('port', args.port);
-    if (urlPort !== null && argPort !== null && urlPort !== argPort) {
-      throw new InputError(
-        'port',
-        `port: ${argPort} differs from the port of the URL in domain (${urlPort}); give one or make them agree`,
-      );
-    }
-    return { domain: hostname, port: argPort ?? urlPort ?? HTTPS_PORT };
-  },
+  parse: parseTlsTarget,
   run: (input, checks) => runTlsConfiguration(checks, input),
 });
