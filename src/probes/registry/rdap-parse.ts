@@ -37,9 +37,28 @@ function nonEmpty(s: string | null | undefined): string | null {
   return t ? t : null;
 }
 
+/**
+ * A name has at most 255 octets in wire format (RFC 1035 §2.3.4), which is 253 characters
+ * written out without the root's trailing dot. A longer "name" is refused, not reported.
+ */
+const MAX_HOST_NAME_CHARS = 253;
+
+/**
+ * Longest registrar name, e-mail address or telephone number taken from a jCard: names are
+ * short, an address path has at most 256 octets (RFC 5321 §4.5.3.1.3); a longer value is none
+ * of these.
+ */
+const MAX_CONTACT_CHARS = 256;
+
 /** Host names as we report them: lower case, no trailing root dot (Com Laude and ZDNS add one). */
 function hostName(s: unknown): string | null {
-  return typeof s === 'string' ? nonEmpty(canonicalName(s)) : null;
+  const name = typeof s === 'string' ? nonEmpty(canonicalName(s)) : null;
+  return name !== null && name.length <= MAX_HOST_NAME_CHARS ? name : null;
+}
+
+function contactText(s: string | null | undefined): string | null {
+  const text = nonEmpty(s);
+  return text !== null && text.length <= MAX_CONTACT_CHARS ? text : null;
 }
 
 /** Roles are case-insensitive in practice (Namecheap sends "Registrant"). */
@@ -121,7 +140,7 @@ function typeParam(params: Json): string[] {
 }
 
 function vcardText(entity: Json, name: string): string | null {
-  return nonEmpty(vcard(entity).find((p) => p.name === name && p.value !== '')?.value);
+  return contactText(vcard(entity).find((p) => p.name === name && p.value !== '')?.value);
 }
 
 function vcardEmail(entity: Json): string | null {
@@ -136,7 +155,7 @@ function vcardPhone(entity: Json): string | null {
     const types = typeParam(p.params);
     if (types.includes('fax') || /^fax:/i.test(p.value)) continue;
     if (types.length > 0 && !types.includes('voice') && !types.includes('work') && !types.includes('cell')) continue;
-    return nonEmpty(p.value.replace(/^tel:/i, ''));
+    return contactText(p.value.replace(/^tel:/i, ''));
   }
   return null;
 }
@@ -146,7 +165,7 @@ function registrarName(entity: Json): string | null {
   return (
     vcardText(entity, 'fn') ??
     vcardText(entity, 'org') ??
-    (typeof entity.handle === 'string' ? nonEmpty(entity.handle) : null)
+    (typeof entity.handle === 'string' ? contactText(entity.handle) : null)
   );
 }
 

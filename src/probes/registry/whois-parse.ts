@@ -26,7 +26,7 @@ import {
   REGISTRAR_KEYS,
   UPDATED_KEYS,
 } from './whois/field-tables.js';
-import { readEntries } from './whois/lines.js';
+import { readEntries, splitLines } from './whois/lines.js';
 import type { WhoisEntry } from './whois/lines.js';
 import { NOT_AVAILABLE_STATUS, NOT_FOUND_PHRASES, RATE_LIMIT_PHRASES, matchesAny } from './whois/phrases.js';
 import {
@@ -95,7 +95,7 @@ export function parseWhois(text: string, queriedDomain?: string): WhoisFacts {
   const nameServers = collectNameServers(domainEntries).filter((host) => !ownNames.has(host));
   const { abuseEmail, abusePhone } = findAbuseContact(entries);
 
-  const lines = bounded.toLowerCase().split(/\r\n|\r|\n/);
+  const lines = splitLines(bounded.toLowerCase());
   // Facts only a registered domain has; an available one may still echo its name and a status.
   const hasDomainFacts =
     [creationDate, updatedDate, expiryDate, registrar].some((fact) => fact !== null) || nameServers.length > 0;

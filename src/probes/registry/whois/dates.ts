@@ -10,6 +10,8 @@
  * A value without a zone is taken as UTC: nothing better is known about it.
  */
 
+import { replaceBracketed } from './scan.js';
+
 /** How to read an all-numeric "NN/NN/YYYY" or "NN-NN-YYYY" date whose order is ambiguous. */
 export interface DateReadingOptions {
   /** true: 03/08/2014 is 3 August (the default, as most registries print); false: 8 March (Freenom, US style). */
@@ -147,10 +149,13 @@ const ZONE_OFFSETS: ReadonlyMap<string, number> = new Map([
 /** UANIC "20121216134104": date and time in one run of 14 digits. */
 const COMPACT_TIMESTAMP = /(?<!\d)\d{8}(\d{2})(\d{2})(\d{2})(?!\d)/;
 const TIME = /(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,](\d+))?(?:\s*([ap])\.?m\b\.?)?/;
-/** A zone written right after the time: "Z", "+09:00", "-0700", "+03", "UTC", "(JST)", "GMT+8", "(UTC+8:00)". */
+/**
+ * A zone written right after the time: "Z", "+09:00", "-0700", "+03", "UTC", "(JST)", "GMT+8", "(UTC+8:00)".
+ * Spaces after the bracket only: `\s*\(?\s*` would split a run of spaces between its two `\s*` every way.
+ */
 const ZONE_AFTER_TIME = new RegExp(
   [
-    String.raw`^\s*\(?\s*(?:`,
+    String.raw`^\s*(?:\(\s*)?(?:`,
     String.raw`(z)\b`, // "Z"
     String.raw`|([a-z]{1,5})(?:\/[a-z]{1,5})?(?:\s*([+-]\d{1,2}(?::?\d{2})?))?`, // "UTC", "MSK/MSD", "GMT+8"
     String.raw`|([+-]\d{2}(?::?\d{2})?)`, // "+09:00", "-0700", "+03"
@@ -159,6 +164,13 @@ const ZONE_AFTER_TIME = new RegExp(
 );
 /** A zone anywhere else: "Fri Mar 29 22:03:53 GMT 2002" is caught above; this is for "2020-01-02 UTC". */
 const ZONE_WORD = /\b(utc|gmt)\b(?:\s*([+-]\d{1,2}(?::?\d{2})?))?/;
+
+/**
+ * Longest value read as a date. The longest renderings (weekday, month name, time, zone, and
+ * the audit-trail note of RIPE-style "changed:" lines, "registrar AT ns.il 19990605
+ * (Transferred)") stay far below it; a longer value is prose, not a date.
+ */
+const MAX_DATE_VALUE_CHARS = 256;
 
 interface CalendarDate {
   year: number;
@@ -179,6 +191,7 @@ interface TimeOfDay {
  * ("before Aug-1996", "2010", empty, out-of-range fields).
  */
 export function normaliseWhoisDate(value: string, options: DateReadingOptions = {}): string | null {
+  if (value.length > MAX_DATE_VALUE_CHARS) return null;
   let text = cleanDateText(value);
   if (text === '' || /^(?:before|after|prior to|circa)\b/.test(text)) return null;
 
@@ -223,17 +236,40 @@ export function normaliseWhoisDate(value: string, options: DateReadingOptions = 
   return new Date(millis).toISOString();
 }
 
+/** What `.` does not match without the `s` flag (ECMA-262 LineTerminator). */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+
+/** "(YYYY-MM-DD)" format hints, once lower-cased. */
+const FORMAT_HINT_START = /yyyy|dd|mm/y;
+
+function isFormatHint(text: string, afterOpen: number): boolean {
+  FORMAT_HINT_START.lastIndex = afterOpen;
+  return FORMAT_HINT_START.test(text);
+}
+
 function cleanDateText(value: string): string {
-  return value
+  const withoutAddresses = value
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '') // "févr." → "fevr."
     .toLowerCase()
     .replace(/<<<|>>>|["']/g, ' ')
-    .replace(/\S+@\S+/g, ' ') // AFNIC "changed: 20/03/2015 nic@nic.fr"
-    .replace(/#.*$/, ' ') // registro.br "created: 20000101 #12345"
-    .replace(/\((?:yyyy|dd|mm)[^)]*\)/g, ' ') // "(YYYY-MM-DD)" format hints
-    .replace(/\s+/g, ' ')
-    .trim();
+    // AFNIC "changed: 20/03/2015 nic@nic.fr": a whole word with an "@" inside. The lookbehind
+    // tries only where a word starts, instead of rescanning a long word from each character.
+    .replace(/(?<!\S)\S+@\S+/g, ' ');
+  // registro.br "created: 20000101 #12345"
+  const withoutComment = withoutTrailingComment(withoutAddresses);
+  return replaceBracketed(withoutComment, '(', ')', ' ', isFormatHint).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * `text.replace(/#.*$/, ' ')` as a scan: the rest of the last line from its first "#" is a
+ * comment. Answers are split at CR and LF, so only U+2028 or U+2029 can end a line in a value.
+ */
+function withoutTrailingComment(text: string): string {
+  let lastLineStart = text.length;
+  while (lastLineStart > 0 && !LINE_TERMINATOR.test(text.charAt(lastLineStart - 1))) lastLineStart -= 1;
+  const hashAt = text.indexOf('#', lastLineStart);
+  return hashAt < 0 ? text : `${text.slice(0, hashAt)} `;
 }
 
 function readTime(

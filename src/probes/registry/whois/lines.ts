@@ -15,6 +15,8 @@
  * field tables can tell the domain's own facts from a contact's.
  */
 
+import { isWhitespace, trimEndWhile } from './scan.js';
+
 export interface WhoisEntry {
   /** Normalised key: lower-case, "_"/"-" as spaces, dot leaders and brackets removed. */
   readonly key: string;
@@ -62,6 +64,24 @@ interface OpenValue {
   readonly section: string;
 }
 
+/**
+ * Lines are cut at this length before they are read. RFC 3912 sets no limit, but the
+ * longest lines registries send are terms-of-use paragraphs printed on one line, and no
+ * field value comes near (a host name has at most 253 characters, RFC 1035 §2.3.4).
+ * The cut bounds the work any pattern can do on one line, whatever the answer.
+ */
+export const MAX_LINE_CHARS = 4096;
+
+/** The answer's lines (CRLF, CR or LF ends a line), each cut at MAX_LINE_CHARS. */
+export function splitLines(text: string): string[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    if (line.length > MAX_LINE_CHARS) lines[index] = line.slice(0, MAX_LINE_CHARS);
+  }
+  return lines;
+}
+
 const COMMENT = /^\s*(?:%|#|>>>|\*\*\*|--\s*$|;|={3,}|-{3,})/;
 const BRACKET_KEY = /^(?:[a-z]\.?\s*)?\[([^\]]{1,60})\]\s*(.*)$/i;
 /**
@@ -72,10 +92,12 @@ const SENTENCE_KEY = /^(?!last\b)(?![^\d]*\b(?:whois|database)\b)([a-z][a-z ]{1,
 /** "class:Attribute:value" object dumps (NIC.MA): no space around the colons. */
 const CLASS_ATTRIBUTE = /^[a-z]+:([A-Za-z][\w-]*(?:;[A-Za-z]+)?):(.*)$/;
 const HOST_LIKE = /[a-z0-9-]\.[a-z0-9-]+\.?(?:\s|$)/i;
+/** What `.` does not match without the `s` flag (ECMA-262 LineTerminator): a value is on one line. */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
 /** Lower-case, punctuation-insensitive form of a key used by the field tables. */
 export function normaliseKey(rawKey: string): string {
-  return rawKey
+  const spaced = rawKey
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '') // "Fecha de Creación" → "fecha de creacion"
     .normalize('NFC') // recomposes Hangul, which NFKD took apart
@@ -85,9 +107,13 @@ export function normaliseKey(rawKey: string): string {
     .replace(/\.{2,}|\s\.(?:\s*\.)+/g, ' ')
     .replace(/[_\-]+/g, ' ')
     .replace(/[\[\]]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .replace(/[\s.:]+$/, '')
-    .trim();
+    .replace(/\s+/g, ' ');
+  return trimEndWhile(spaced, isKeyEnding).trim();
+}
+
+/** Dot leaders and the colon that end a key ("Domain Name.......:"). */
+function isKeyEnding(char: string): boolean {
+  return char === '.' || char === ':' || isWhitespace(char);
 }
 
 function measureIndent(line: string): number {
@@ -126,10 +152,7 @@ function parseLine(line: string): ParsedLine {
 function splitAtColon(text: string): [string, string] | null {
   const index = text.indexOf(':');
   if (index <= 0) return null;
-  const key = text
-    .slice(0, index)
-    .replace(/[\s.]+$/, '')
-    .trim();
+  const key = trimEndWhile(text.slice(0, index), (char) => char === '.' || isWhitespace(char)).trim();
   // A YAML type tag ("registrar: !Registrar", smallregistry.net) announces a nested block.
   const value = text
     .slice(index + 1)
@@ -145,14 +168,22 @@ function splitAtColon(text: string): [string, string] | null {
   return [key, value];
 }
 
-/** "Domain name<TAB>switch.ch" (SWITCH): a tab separates key and value when there is no colon. */
+/**
+ * "Domain name<TAB>switch.ch" (SWITCH): a tab separates key and value when there is no colon.
+ * The key is what precedes the first tab (1 to 60 characters), the value what follows the
+ * tabs, on one line. `text` is trimmed, so something follows them.
+ */
 function splitAtTab(text: string): [string, string] | null {
-  const match = /^([^\t]{1,60}?)\t+(.+)$/.exec(text);
-  if (!match?.[1] || match[2] === undefined) return null;
-  const key = match[1].trim();
+  const tabAt = text.indexOf('\t');
+  if (tabAt < 1 || tabAt > 60) return null;
+  let valueAt = tabAt;
+  while (text.charAt(valueAt) === '\t') valueAt += 1;
+  const rawValue = text.slice(valueAt);
+  if (rawValue === '' || LINE_TERMINATOR.test(rawValue)) return null;
+  const key = text.slice(0, tabAt).trim();
   if (!/^[\p{L}][\p{L}\s'().\/-]*$/u.test(key) || key.split(/\s+/).length > 6) return null;
   if (/\p{L}\.\p{L}/u.test(key)) return null; // "ns2.switch.ch<TAB>130.59.31.29" is a host, not a key
-  return [key, match[2].trim()];
+  return [key, rawValue.trim()];
 }
 
 function unbalanced(text: string, open: string, close: string): boolean {
@@ -165,7 +196,7 @@ function unbalanced(text: string, open: string, close: string): boolean {
  * (SWITCH "Name servers\nns1.example.ch").
  */
 export function readEntries(text: string, listHeaders: ReadonlySet<string> = new Set()): WhoisEntry[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  const lines = splitLines(text.replace(/^\uFEFF/, ''));
   const entries: WhoisEntry[] = [];
   const headers: Header[] = [];
   let open: OpenValue | null = null;

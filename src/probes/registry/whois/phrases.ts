@@ -49,7 +49,9 @@ export const RATE_LIMIT_PHRASES: readonly RegExp[] = [
   /(?<!\bif )\btoo many (?:requests|queries|connections|lookups)\b/,
   /\bquota (?:of queries )?(?:\w+ )?(?:has been |is )?exceeded\b/,
   /\bexceeded (?:your|the) (?:\w+ )?quota\b/,
-  /\bquery quota\b.*\bexceeded\b/,
+  // The words between may not hold another "query quota": with `.*` each of many "query quota"s would
+  // rescan the rest of the line. The last one before "exceeded" still matches, so the meaning is the same.
+  /\bquery quota\b(?:(?!\bquery quota\b).)*\bexceeded\b/,
   /\blimit (?:exceeded|reached)\b/, // "WHOIS LIMIT EXCEEDED"
   /\b(?:queries|requests|lookups) (?:limit )?exceeded\b/,
   /\breached the maximum number of (?:queries|requests|lookups)\b/,

@@ -11,6 +11,7 @@ import { DOMAIN_NAME_KEYS, NAME_SERVER_KEYS } from './field-tables.js';
 import type { FieldTiers } from './field-tables.js';
 import type { WhoisEntry } from './lines.js';
 import { REDACTION_PHRASES } from './phrases.js';
+import { replaceBracketed } from './scan.js';
 import { cleanDomainName, readEmail, readHostNames, readPhone } from './values.js';
 import { canonicalName } from '../../../net/dns-name.js';
 
@@ -69,10 +70,8 @@ function keyForms(entry: WhoisEntry): string[] {
   if (entry.paragraphClass !== '' && entry.paragraphClass !== entry.key && entry.paragraphClass !== entry.section) {
     forms.push(`${entry.paragraphClass} ${entry.key}`);
   }
-  const withoutNotes = entry.key
-    .replace(/\([^)]*\)/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  // "(...)" notes, found by a scan: `/\([^)]*\)/g` rescans an unclosed "((((…" from each bracket.
+  const withoutNotes = replaceBracketed(entry.key, '(', ')', ' ').replace(/\s+/g, ' ').trim();
   if (withoutNotes !== entry.key) forms.push(withoutNotes);
   if (withoutNotes.includes('/')) {
     for (const part of withoutNotes.split('/')) forms.push(part.trim());
