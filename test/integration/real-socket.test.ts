@@ -3,7 +3,7 @@
  * `npm start` serves them): faults of the adapter layer — a response never written, a socket torn
  * down while a refusal is sent — do not show through `app.fetch`.
  */
-import { request as httpRequest } from 'node:http';
+import { STATUS_CODES, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,8 @@ afterAll(async () => {
 
 interface RawAnswer {
   status: number;
+  /** the status line's reason phrase */
+  reason: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
 }
@@ -45,7 +47,12 @@ function send(
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        resolve({
+          status: res.statusCode ?? 0,
+          reason: res.statusMessage ?? '',
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
       );
       res.on('error', reject);
     });
@@ -132,5 +139,19 @@ describe('developer page over a socket', () => {
     const res = await send('POST', '/keys', { 'content-type': form }, `token=${'x'.repeat(64 * 1024)}`);
     expect(res.status).toBe(413);
     expect(res.body).toMatch(/Form too large/);
+  });
+});
+
+describe('status lines', () => {
+  it('carry the standard reason phrase whatever made the answer', async () => {
+    const answers = await Promise.all([
+      send('GET', '/api/v1/ip-info?target=8.8.8.8', { 'x-api-key': TEST_KEY }),
+      send('GET', '/api/v1/no-such-tool', {}),
+      send('POST', '/keys', { 'content-type': 'application/x-www-form-urlencoded' }, 'token=forged'),
+      send('POST', '/graphql', { 'content-type': 'text/plain', 'x-api-key': TEST_KEY }, '{ __typename }'),
+      send('GET', '/healthz', {}),
+    ]);
+    for (const answer of answers) expect(answer.reason, String(answer.status)).toBe(STATUS_CODES[answer.status]);
+    expect(answers.map((a) => a.status)).toEqual([200, 404, 403, 415, 200]);
   });
 });

@@ -59,7 +59,20 @@ export function useOperationLimits(limits: OperationLimits): Plugin {
   ];
   return {
     onParse({ setParseFn }) {
-      setParseFn((source, options) => parse(source, { ...options, maxTokens: limits.maxTokens }));
+      setParseFn((source, options) => {
+        try {
+          return parse(source, { ...options, maxTokens: limits.maxTokens });
+        } catch (e) {
+          throw asParseFailure(e);
+        }
+      });
+    },
+    // yoga marks a parse error as a "spec" error, which it answers with 200 to application/json clients
+    // (GraphQL over HTTP's legacy rule); a result-level status overrides that: ours is 400 for every client.
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || !('errors' in result) || 'data' in result) return;
+      if (!result.errors?.some((e) => e.extensions?.code === GRAPHQL_PARSE_FAILED)) return;
+      setResult({ ...result, extensions: { ...result.extensions, http: { status: 400 } } });
     },
     onValidate({ addValidationRule }) {
       for (const rule of rules) addValidationRule(rule);
@@ -68,6 +81,22 @@ export function useOperationLimits(limits: OperationLimits): Plugin {
       };
     },
   };
+}
+
+/** The code of a document that does not parse (the name graphql-yoga and Apollo give it). */
+export const GRAPHQL_PARSE_FAILED = 'GRAPHQL_PARSE_FAILED';
+
+/**
+ * A syntax error is the client's, like a validation error: 400 for every client, where yoga would answer
+ * 200 to application/json clients (GraphQL over HTTP's legacy rule), so that both read the same status.
+ */
+function asParseFailure(error: unknown): unknown {
+  if (!(error instanceof GraphQLError)) return error;
+  return new GraphQLError(error.message, {
+    source: error.source,
+    positions: error.positions,
+    extensions: { code: GRAPHQL_PARSE_FAILED, status: 400, http: { status: 400, spec: false } },
+  });
 }
 
 function asClientError(error: Error): GraphQLError {
