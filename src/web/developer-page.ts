@@ -228,18 +228,28 @@ function curl(origin: string, endpoint: EndpointDoc | undefined, key: string): s
   ].join('\n');
 }
 
-/** A filled-in query string for the examples: a name where the tool takes one. */
+/**
+ * The example tool: ip-info answers from the bundled IP data, so its example works on any instance, even
+ * one without internet access (my-ip refuses the loopback or private address a local caller has).
+ */
+const EXAMPLE_TOOL = 'ip-info';
+
+/** A filled-in query string for the examples: a name where the tool takes one, an address for ip-info. */
 function sampleQuery(endpoint: EndpointDoc): string {
-  const samples: Record<string, string> = { domain: 'example.com', host: 'example.com', target: 'example.com' };
+  const samples: Record<string, string> = {
+    domain: 'example.com',
+    host: 'example.com',
+    target: endpoint.tool === EXAMPLE_TOOL ? '8.8.8.8' : 'example.com',
+  };
   return endpoint.parameters
     .filter((p) => p.required)
     .map((p) => `${p.name}=${encodeURIComponent(samples[p.name] ?? 'VALUE')}`)
     .join('&');
 }
 
-/** The example endpoint: the first that takes no parameter (my-ip), else the first one. */
+/** The example endpoint: ip-info (see EXAMPLE_TOOL), else the first one. */
 function exampleEndpoint(endpoints: readonly EndpointDoc[]): EndpointDoc | undefined {
-  return endpoints.find((e) => e.parameters.length === 0) ?? endpoints[0];
+  return endpoints.find((e) => e.tool === EXAMPLE_TOOL) ?? endpoints[0];
 }
 
 function endpointRow(e: EndpointDoc): string {

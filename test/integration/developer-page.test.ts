@@ -108,8 +108,9 @@ describe('GET /', () => {
     expect(html).toContain('<button type="submit">Get a free API key</button>');
     expect(token).toMatch(/^\d+\.[\w-]{22}\.[\w-]{43}$/);
     // curl with the key in the header and in the query, GraphiQL and OpenAPI links
-    expect(html).toContain(`curl -H &#39;x-api-key: YOUR_KEY&#39; &#39;${ORIGIN}/api/v1/my-ip&#39;`);
-    expect(html).toContain(`${ORIGIN}/api/v1/my-ip?api_key=YOUR_KEY`);
+    // the example is one that answers on any instance, even offline and from a loopback client (not my-ip)
+    expect(html).toContain(`curl -H &#39;x-api-key: YOUR_KEY&#39; &#39;${ORIGIN}/api/v1/ip-info?target=8.8.8.8&#39;`);
+    expect(html).toContain(`${ORIGIN}/api/v1/ip-info?target=8.8.8.8&#38;api_key=YOUR_KEY`);
     expect(html).toContain('href="/graphql"');
     expect(html).toContain('href="/api/v1/openapi.json"');
     expect(html).toContain('300 credits per rolling 24 hours');
@@ -232,6 +233,10 @@ describe('POST /keys', () => {
     expect(html).toContain('tls-configuration 4 credits, my-ip 1 credit, every other endpoint 3 credits');
     expect(html).toContain('may obtain 2 more keys');
     expect(html).toContain(`x-api-key: ${key}`);
+    // "try it" names a call that answers from a local instance too (ip-info from the bundled data)
+    expect(html).toContain(`/api/v1/ip-info?target=8.8.8.8`);
+    const tryIt = await t.get('/api/v1/ip-info?target=8.8.8.8', { key });
+    expect(tryIt.status).toBe(200);
     const api = await t.get('/api/v1/my-ip', { key, headers: { 'x-forwarded-for': PUBLIC } });
     expect(api.status).toBe(200);
     expect(await api.json()).toEqual({
@@ -239,7 +244,7 @@ describe('POST /keys', () => {
       data: { ip: PUBLIC, version: 'IPv4' },
       meta: { tool: 'my-ip', version: 'v1' },
     });
-    expect(api.headers.get('ratelimit-remaining')).toBe('299');
+    expect(api.headers.get('ratelimit-remaining')).toBe(String(300 - 3 - 1));
     // a second visit gets a different key
     const again = await issue();
     expect(again.key).toMatch(/^nd_/);
