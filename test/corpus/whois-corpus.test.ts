@@ -4,6 +4,11 @@
  * right, except the misses listed with a reason in `whois-known-misses.json`. A new
  * miss fails, and so does a listed miss that is now right (take it off the list).
  * A per-fact accuracy table is printed at the end.
+ *
+ * The shared expectations are upstream's and read-only here. Facts the project asserts of the
+ * same answers on top of them (a fact upstream did not assert) are listed, each with the reason
+ * the answer supports it, in `whois-added-facts.json`; a case is added there. `null` asserts that
+ * the answer states no such fact (a database time is not the domain's update).
  */
 
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -17,13 +22,13 @@ import { sharedFixturesDir } from './shared-dir.js';
 interface ExpectedFacts {
   not_found?: boolean;
   rate_limited?: boolean;
-  registrar?: string;
-  created?: string;
-  updated?: string;
-  expires?: string;
+  registrar?: string | null;
+  created?: string | null;
+  updated?: string | null;
+  expires?: string | null;
   name_servers?: string[];
-  abuse_email?: string;
-  abuse_phone?: string;
+  abuse_email?: string | null;
+  abuse_phone?: string | null;
 }
 
 type FactName = keyof ExpectedFacts;
@@ -31,6 +36,13 @@ type FactName = keyof ExpectedFacts;
 interface KnownMiss {
   file: string;
   fact: FactName;
+  reason: string;
+}
+
+/** Facts the project asserts of a corpus answer beside upstream's expectation file. */
+interface AddedFacts {
+  file: string;
+  facts: ExpectedFacts;
   reason: string;
 }
 
@@ -61,6 +73,11 @@ const knownMisses = JSON.parse(
   readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'whois-known-misses.json'), 'utf8'),
 ) as readonly KnownMiss[];
 const knownMissKeys = new Set(knownMisses.map((miss) => `${miss.file}#${miss.fact}`));
+
+const addedFacts = JSON.parse(
+  readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'whois-added-facts.json'), 'utf8'),
+) as readonly AddedFacts[];
+const addedFactsByFile = new Map(addedFacts.map((added) => [added.file, added.facts]));
 
 function answerFiles(dir: string): string[] {
   return readdirSync(dir)
@@ -134,7 +151,14 @@ function digits(value: string): string {
   return value.replace(/\D/g, '');
 }
 
+/** An asserted `null`: the answer states no such fact, so the parser must give none. */
+function statesNone(fact: FactName, facts: WhoisFacts): boolean {
+  const value = shownValue(fact, facts);
+  return value === null || (Array.isArray(value) && value.length === 0);
+}
+
 function factIsRight(fact: FactName, expected: ExpectedFacts, facts: WhoisFacts): boolean {
+  if (expected[fact] === null) return statesNone(fact, facts);
   switch (fact) {
     case 'not_found':
       return facts.notFound === expected.not_found;
@@ -174,7 +198,7 @@ function shownValue(fact: FactName, facts: WhoisFacts): unknown {
 
 interface FileResult {
   /** Facts asserted by the expectation file, each with whether the parser got it right. */
-  checked: { fact: FactName; right: boolean; detail: string }[];
+  checked: { fact: FactName; right: boolean; added: boolean; detail: string }[];
 }
 
 interface Count {
@@ -186,6 +210,13 @@ function expectationFileOf(file: string): string {
   return file.replace(/\.txt$/, '.expected.json');
 }
 
+/** Upstream's expectation file, if any, with the facts added here. */
+function expectationsOf(dir: string, file: string): ExpectedFacts {
+  const path = join(dir, expectationFileOf(file));
+  const upstream = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as ExpectedFacts) : {};
+  return { ...upstream, ...addedFactsByFile.get(file) };
+}
+
 /** Parses each answer once; every test reads the same results, whatever runs first. */
 function evaluator(dir: string): (file: string) => FileResult {
   const cache = new Map<string, FileResult>();
@@ -193,11 +224,13 @@ function evaluator(dir: string): (file: string) => FileResult {
     const cached = cache.get(file);
     if (cached) return cached;
     const text = readFileSync(join(dir, file), 'utf8');
-    const expected = JSON.parse(readFileSync(join(dir, expectationFileOf(file)), 'utf8')) as ExpectedFacts;
+    const expected = expectationsOf(dir, file);
     const facts = parseWhois(text, queriedDomainOf(file));
+    const added = addedFactsByFile.get(file) ?? {};
     const checked = FACTS.filter((fact) => expected[fact] !== undefined).map((fact) => ({
       fact,
       right: factIsRight(fact, expected, facts),
+      added: added[fact] !== undefined,
       detail: `${fact}: expected ${JSON.stringify(expected[fact])}, got ${JSON.stringify(shownValue(fact, facts))}`,
     }));
     const result = { checked };
@@ -214,13 +247,17 @@ function formatRow(label: string, count: Count): string {
 describe.skipIf(whoisDir === null)('WHOIS corpus (../shared/fixtures/whois)', () => {
   const dir = whoisDir ?? '';
   const files = whoisDir === null ? [] : answerFiles(dir);
-  const withExpectations = files.filter((file) => existsSync(join(dir, expectationFileOf(file))));
+  const withExpectations = files.filter(
+    (file) => existsSync(join(dir, expectationFileOf(file))) || addedFactsByFile.has(file),
+  );
   const evaluate = evaluator(dir);
 
-  function tally(): Map<FactName, Count> {
+  /** Per fact; `origin` keeps only upstream's facts or only those added here. */
+  function tally(origin?: 'upstream' | 'added'): Map<FactName, Count> {
     const counts = new Map<FactName, Count>(FACTS.map((fact) => [fact, { right: 0, asserted: 0 }]));
     for (const file of withExpectations) {
-      for (const { fact, right } of evaluate(file).checked) {
+      for (const { fact, right, added } of evaluate(file).checked) {
+        if (origin !== undefined && added !== (origin === 'added')) continue;
         const count = counts.get(fact);
         if (!count) continue;
         count.asserted += 1;
@@ -248,6 +285,8 @@ describe.skipIf(whoisDir === null)('WHOIS corpus (../shared/fixtures/whois)', ()
         'facts right / asserted:',
         ...FACTS.map((fact) => formatRow(fact, counts.get(fact) ?? { right: 0, asserted: 0 })),
         formatRow('all', totals(counts)),
+        formatRow('  upstream', totals(tally('upstream'))),
+        formatRow('  added here', totals(tally('added'))),
       ].join('\n'),
     );
   });
@@ -284,6 +323,20 @@ describe.skipIf(whoisDir === null)('WHOIS corpus (../shared/fixtures/whois)', ()
       expect(miss.reason.trim().length, `${miss.file}#${miss.fact}`).toBeGreaterThan(20);
     }
     expect(knownMissKeys.size).toBe(knownMisses.length);
+  });
+
+  it('adds facts only to answers of the corpus, each with a reason, none that upstream asserts already', () => {
+    for (const added of addedFacts) {
+      expect(files, added.file).toContain(added.file);
+      expect(added.reason.trim().length, added.file).toBeGreaterThan(20);
+      expect(Object.keys(added.facts).length, added.file).toBeGreaterThan(0);
+      for (const fact of Object.keys(added.facts)) expect(FACTS, `${added.file}#${fact}`).toContain(fact);
+      const path = join(dir, expectationFileOf(added.file));
+      const upstream = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as ExpectedFacts) : {};
+      const repeated = Object.keys(added.facts).filter((fact) => fact in upstream);
+      expect(repeated, `${added.file}: asserted upstream (list a known miss instead)`).toEqual([]);
+    }
+    expect(addedFactsByFile.size).toBe(addedFacts.length);
   });
 
   it('lists no known miss that is now right or no longer in the corpus', () => {

@@ -1,7 +1,7 @@
 /**
  * WHOIS servers are named by configuration (the root) and by upstream text (referrals), so a
  * referral could point the service at an internal host. Every server therefore goes through
- * the target rules (README "Target rules") like a caller's target: a name is resolved through the
+ * the target rules (docs/getting-started.md "Target rules") like a caller's target: a name is resolved through the
  * service's DNS and EVERY address is checked, an IP literal is checked as is, the connection
  * goes to the checked address, and the socket's remote address is re-checked before the query
  * line is written. A refused server is an upstream failure (ProbeError REFUSED).

@@ -102,24 +102,31 @@ function sameName(a: string | null | undefined, b: string): boolean {
   return left !== null && left === asALabels(b);
 }
 
-/** Facts of several answers, most specific last: per field the last one that has it. */
+/**
+ * Facts of several answers, the registry's first and the registrar's after it. The registry holds the
+ * registration itself, so its creation and expiry dates win (a registrar may print its own account's
+ * creation, or an expiry of its own billing cycle); for the rest the more specific answer, the last,
+ * wins (a registrar's update of the contacts is an update of the registration too).
+ */
 function mergeFacts(answers: readonly Facts[]): Facts {
-  const pick = <K extends keyof Facts>(key: K, present: (v: Facts[K]) => boolean): Facts[K] => {
-    for (let i = answers.length - 1; i >= 0; i--) {
-      const v = answers[i]![key];
-      if (present(v)) return v;
-    }
+  const pick = <K extends keyof Facts>(
+    key: K,
+    present: (v: Facts[K]) => boolean,
+    from: 'registry' | 'registrar',
+  ): Facts[K] => {
+    const ordered = from === 'registry' ? answers : [...answers].reverse();
+    for (const answer of ordered) if (present(answer[key])) return answer[key];
     return EMPTY_FACTS[key];
   };
   const set = (v: string | null): boolean => v !== null && v !== '';
   return {
-    registrar: pick('registrar', set),
-    creationDate: pick('creationDate', set),
-    updatedDate: pick('updatedDate', set),
-    expiryDate: pick('expiryDate', set),
-    nameServers: [...pick('nameServers', (v) => v.length > 0)],
-    abuseEmail: pick('abuseEmail', set),
-    abusePhone: pick('abusePhone', set),
+    registrar: pick('registrar', set, 'registrar'),
+    creationDate: pick('creationDate', set, 'registry'),
+    updatedDate: pick('updatedDate', set, 'registrar'),
+    expiryDate: pick('expiryDate', set, 'registry'),
+    nameServers: [...pick('nameServers', (v) => v.length > 0, 'registrar')],
+    abuseEmail: pick('abuseEmail', set, 'registrar'),
+    abusePhone: pick('abusePhone', set, 'registrar'),
   };
 }
 

@@ -23,7 +23,6 @@ import {
   EXPIRES_KEYS,
   OTHER_OBJECT_CLASSES,
   REFERRAL_KEYS,
-  REGISTRAR_KEYS,
   UPDATED_KEYS,
 } from './whois/field-tables.js';
 import { readEntries, splitLines } from './whois/lines.js';
@@ -40,8 +39,10 @@ import {
   pickDomainName,
   pickFirst,
   pickLatest,
+  pickRegistrar,
+  sideObjectParagraphs,
 } from './whois/select.js';
-import { cleanRegistrar, readWhoisServer } from './whois/values.js';
+import { readWhoisServer } from './whois/values.js';
 import type { WhoisServer } from './whois/values.js';
 import type { RegistrationFacts } from './registration.js';
 
@@ -72,8 +73,13 @@ export function parseWhois(text: string, queriedDomain?: string): WhoisFacts {
       !ANSWER_META_SECTIONS.test(entry.section) &&
       !OTHER_OBJECT_CLASSES.test(entry.paragraphClass),
   );
+  // The record dates of a contact, of the registrar or of a name-server set printed beside the
+  // domain are that object's (.ee "Registrar:" and "Name servers:" blocks end with their own "changed:").
+  const sideObjects = sideObjectParagraphs(domainEntries);
   const domainDateEntries = domainEntries.filter(
-    (entry) => !(CONTACT_CONTEXT.test(entry.paragraphClass) && CONTACT_OBJECT_DATE_KEYS.has(entry.key)),
+    (entry) =>
+      !CONTACT_OBJECT_DATE_KEYS.has(entry.key) ||
+      !(CONTACT_CONTEXT.test(entry.paragraphClass) || sideObjects.has(entry.paragraph)),
   );
   const dateOptions = inferDateOrder(entries);
   const readDate = (entry: WhoisEntry): string | null => normaliseWhoisDate(entry.value, dateOptions);
@@ -84,10 +90,7 @@ export function parseWhois(text: string, queriedDomain?: string): WhoisFacts {
   const expiryDate =
     pickFirst(domainDateEntries, EXPIRES_KEYS, readDate) ??
     findDateInValues(domainDateEntries, EXPIRES_IN_VALUE, dateOptions);
-  // A registrar's name where the answer gives one, else its registry handle (NIC.CR "NIC-REG1").
-  const registrar =
-    pickFirst(domainEntries, REGISTRAR_KEYS, (entry) => cleanRegistrar(entry.value)) ??
-    pickFirst(domainEntries, REGISTRAR_KEYS, (entry) => cleanRegistrar(entry.value, { allowHandle: true }));
+  const registrar = pickRegistrar(domainEntries);
   const referral = pickFirst(domainEntries, REFERRAL_KEYS, (entry) => readWhoisServer(entry.value));
   const domainName = pickDomainName(domainEntries, queriedDomain);
   // DK Hostmaster prints the domain itself under "DNS:"; a domain is not its own name server host.

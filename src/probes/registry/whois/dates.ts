@@ -146,8 +146,8 @@ const ZONE_OFFSETS: ReadonlyMap<string, number> = new Map([
   ['hst', -600],
 ]);
 
-/** UANIC "20121216134104": date and time in one run of 14 digits. */
-const COMPACT_TIMESTAMP = /(?<!\d)\d{8}(\d{2})(\d{2})(\d{2})(?!\d)/;
+/** UANIC "20121216134104", ISO 8601 basic "20121216T134104": date and time in one run of digits. */
+const COMPACT_TIMESTAMP = /(?<!\d)(\d{8})t?(\d{2})(\d{2})(\d{2})(?!\d)/;
 const TIME = /(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:[.,](\d+))?(?:\s*([ap])\.?m\b\.?)?/;
 /**
  * A zone written right after the time: "Z", "+09:00", "-0700", "+03", "UTC", "(JST)", "GMT+8", "(UTC+8:00)".
@@ -158,10 +158,16 @@ const ZONE_AFTER_TIME = new RegExp(
     String.raw`^\s*(?:\(\s*)?(?:`,
     String.raw`(z)\b`, // "Z"
     String.raw`|([a-z]{1,5})(?:\/[a-z]{1,5})?(?:\s*([+-]\d{1,2}(?::?\d{2})?))?`, // "UTC", "MSK/MSD", "GMT+8"
-    String.raw`|([+-]\d{2}(?::?\d{2})?)`, // "+09:00", "-0700", "+03"
+    String.raw`|([+-](?:\d{2}:?\d{2}|\d{1,2}(?::\d{2})?))(?![\d:])`, // "+09:00", "-0700", "+03", "+3:00", "+3"
     String.raw`)\s*\)?`,
   ].join(''),
 );
+/**
+ * A numeric offset that ends the value, where it does not follow the time: C's ctime with a zone
+ * ("Tue Jan 02 03:04:05 2024 +0300") or the time printed before the date ("03:04:05 02-Jan-2024 +0300").
+ * Hours and minutes both, so that the last part of a date ("2024-01-02") is never read as one.
+ */
+const TRAILING_OFFSET = /\s([+-]\d{2}:?\d{2})\s*$/;
 /** A zone anywhere else: "Fri Mar 29 22:03:53 GMT 2002" is caught above; this is for "2020-01-02 UTC". */
 const ZONE_WORD = /\b(utc|gmt)\b(?:\s*([+-]\d{1,2}(?::?\d{2})?))?/;
 
@@ -196,31 +202,46 @@ export function normaliseWhoisDate(value: string, options: DateReadingOptions = 
   if (text === '' || /^(?:before|after|prior to|circa)\b/.test(text)) return null;
 
   let time: TimeOfDay = { hour: 0, minute: 0, second: 0, millisecond: 0 };
+  // An explicit offset is part of the instant: "03:04:05+03:00" is 00:04:05 UTC, not 03:04:05 UTC.
   let offsetMinutes = 0;
+  let zoneRead = false;
   const compact = COMPACT_TIMESTAMP.exec(text);
+  const timeMatch = compact ? null : TIME.exec(text);
   if (compact) {
-    const parsed = readTime(compact[1], compact[2], compact[3], undefined, undefined);
+    const parsed = readTime(compact[2], compact[3], compact[4], undefined, undefined);
     if (!parsed) return null;
     time = parsed;
+    const rest = text.slice(compact.index + compact[0].length);
+    const zone = readZoneAtStart(rest);
+    if (zone) {
+      offsetMinutes = zone.offsetMinutes;
+      zoneRead = true;
+    }
+    // The eight date digits stay for the calendar reader; the time and its zone are read.
+    text = `${text.slice(0, compact.index)} ${compact[1]} ${rest.slice(zone?.length ?? 0)}`;
   }
-  const timeMatch = compact ? null : TIME.exec(text);
   if (timeMatch) {
     const parsed = readTime(timeMatch[1], timeMatch[2], timeMatch[3], timeMatch[4], timeMatch[5]);
     if (!parsed) return null;
     time = parsed;
     const rest = text.slice(timeMatch.index + timeMatch[0].length);
-    const zoneMatch = ZONE_AFTER_TIME.exec(rest);
-    let zoneLength = 0;
-    if (zoneMatch) {
-      const zone = readZone(zoneMatch);
-      if (zone !== undefined) {
-        offsetMinutes = zone;
-        zoneLength = zoneMatch[0].length;
-      }
+    const zone = readZoneAtStart(rest);
+    if (zone) {
+      offsetMinutes = zone.offsetMinutes;
+      zoneRead = true;
     }
-    text = `${text.slice(0, timeMatch.index)} ${rest.slice(zoneLength)}`;
+    text = `${text.slice(0, timeMatch.index)} ${rest.slice(zone?.length ?? 0)}`;
   }
-  if (!timeMatch || offsetMinutes === 0) {
+  if ((compact || timeMatch) && !zoneRead) {
+    const trailing = TRAILING_OFFSET.exec(text);
+    const offset = trailing?.[1] === undefined ? undefined : parseOffset(trailing[1]);
+    if (trailing && offset !== undefined) {
+      offsetMinutes = offset;
+      zoneRead = true;
+      text = text.slice(0, trailing.index);
+    }
+  }
+  if (!zoneRead) {
     const word = ZONE_WORD.exec(text);
     if (word) {
       offsetMinutes = word[2] ? (parseOffset(word[2]) ?? 0) : 0;
@@ -289,6 +310,14 @@ function readTime(
   }
   if (hour > 24 || minute > 59 || (hour === 24 && (minute > 0 || second > 0))) return null;
   return { hour, minute, second, millisecond };
+}
+
+/** The zone written at the start of `rest` (what follows a time), with the length it takes. */
+function readZoneAtStart(rest: string): { offsetMinutes: number; length: number } | null {
+  const match = ZONE_AFTER_TIME.exec(rest);
+  if (!match) return null;
+  const offsetMinutes = readZone(match);
+  return offsetMinutes === undefined ? null : { offsetMinutes, length: match[0].length };
 }
 
 function readZone(match: RegExpExecArray): number | undefined {
@@ -370,12 +399,19 @@ function named(yearText: Part, monthName: Part, dayText: Part): CalendarDate | n
   return ymd(String(year), String(month), dayText);
 }
 
+/**
+ * Latest year read. Registries print far-future expiry dates for names that never lapse (ZACR
+ * "Registry Expiry Date: 2999-12-30T22:00:00Z" for nic.za, "3000-01-01" in other registries'
+ * reserved names): those are the registry's own statement, so any four-digit year is read.
+ */
+const MAX_YEAR = 9999;
+
 function ymd(yearText: Part, monthText: Part, dayText: Part): CalendarDate | null {
   const year = Number(yearText);
   const month = Number(monthText);
   const day = Number(dayText);
   if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day)) return null;
-  if (year < 1970 || year > 2200 || month < 1 || month > 12 || day < 1) return null;
+  if (year < 1970 || year > MAX_YEAR || month < 1 || month > 12 || day < 1) return null;
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day > daysInMonth) return null;
   return { year, month, day };

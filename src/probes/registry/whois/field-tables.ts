@@ -164,12 +164,13 @@ export const EXPIRES_KEYS: FieldTiers = [
 ];
 
 export const REGISTRAR_KEYS: FieldTiers = [
+  // The organisation line of a registrar object names it where its first line is a handle: UAEPP
+  // "registrar: ua.imena" over "organization: "Internet Invest" Ltd", .it "Organization:" over "Name: REG-ID".
+  ['registrar organization', 'registrar organisation', 'registrar organization name'],
   [
     'registrar',
     'sponsoring registrar',
     'registrar name',
-    'registrar organization',
-    'registrar organisation',
     'sponsoring registrar organization',
     'registration service provider',
     'current registrar',
@@ -178,7 +179,6 @@ export const REGISTRAR_KEYS: FieldTiers = [
     'authorized agency',
     'registrado por',
     'agente registrador',
-    'registrar organization name',
     // KISA "등록대행자" (registration agent), CNNIC "注册商" (registrar)
     '등록대행자',
     '注册商',
@@ -275,6 +275,15 @@ export const EXPIRES_IN_VALUE: readonly RegExp[] = [
 
 /** Paragraphs that describe another object: Verisign's "Server Name:" host records in a multiple-match answer. */
 export const OTHER_OBJECT_CLASSES = /^server name$/;
+
+/**
+ * Objects printed beside the domain, each with its own record dates: the registrar (AFNIC's
+ * "registrar:" object and its "registered:", .ee and .sk "Registrar:" blocks with "changed:" or
+ * "Created:"), name-server and key sets (.ee "Name servers:" and "DNSSEC:", FRED "nsset:" and
+ * "keyset:", NIC.AR "nserver:"). A paragraph opened by one of these that states an expiry is the
+ * domain's own all the same (NIC.SL prints "Registrar:" first, then the domain's dates).
+ */
+export const SIDE_OBJECT_CLASSES = /^(?:registrar|name servers?|nameservers?|nservers?|nsset|keyset|dnssec)$/;
 
 /** Sections about the answer itself: NIC.LV's "[Whois]" footer with the database's own "Updated:" time. */
 export const ANSWER_META_SECTIONS = /^(?:whois|database|query)$/;

@@ -7,12 +7,18 @@
 import { domainToASCII } from 'node:url';
 import { normaliseWhoisDate } from './dates.js';
 import type { DateReadingOptions } from './dates.js';
-import { DOMAIN_NAME_KEYS, NAME_SERVER_KEYS } from './field-tables.js';
+import {
+  DOMAIN_NAME_KEYS,
+  EXPIRES_KEYS,
+  NAME_SERVER_KEYS,
+  REGISTRAR_KEYS,
+  SIDE_OBJECT_CLASSES,
+} from './field-tables.js';
 import type { FieldTiers } from './field-tables.js';
 import type { WhoisEntry } from './lines.js';
 import { REDACTION_PHRASES } from './phrases.js';
 import { replaceBracketed } from './scan.js';
-import { cleanDomainName, readEmail, readHostNames, readPhone } from './values.js';
+import { cleanDomainName, cleanRegistrar, readEmail, readHostNames, readPhone } from './values.js';
 import { canonicalName } from '../../../net/dns-name.js';
 
 /**
@@ -136,6 +142,52 @@ export function pickLatest(
     if (latest !== null) return latest;
   }
   return null;
+}
+
+/**
+ * The registrar's name: from the first tier of REGISTRAR_KEYS that gives one, the first name in
+ * Latin script where the answer gives the name in two scripts (KISA prints "등록대행자: (주)후이즈" in
+ * its Korean part and "Authorized Agency: Whois Corp." in its English part), else the first name.
+ * Latin script is what the rest of the facts (host names, ICANN's registrar names) are written in.
+ * A registry handle only where the answer names no registrar (NIC.CR "NIC-REG1").
+ */
+export function pickRegistrar(entries: readonly WhoisEntry[]): string | null {
+  for (const tier of setsOf(REGISTRAR_KEYS)) {
+    let firstName: string | null = null;
+    for (const entry of entries) {
+      if (!matchesTier(entry, tier)) continue;
+      const name = cleanRegistrar(entry.value);
+      if (name === null) continue;
+      if (isLatinScript(name)) return name;
+      firstName ??= name;
+    }
+    if (firstName !== null) return firstName;
+  }
+  return pickFirst(entries, REGISTRAR_KEYS, (entry) => cleanRegistrar(entry.value, { allowHandle: true }));
+}
+
+const LETTER = /\p{L}/u;
+const NON_LATIN_LETTER = /(?!\p{Script=Latin})\p{L}/u;
+
+/** Has letters, all of them Latin ("Zone Media OÜ" is; "(주)후이즈" and "ТОВ «Імена»" are not). */
+function isLatinScript(text: string): boolean {
+  return LETTER.test(text) && !NON_LATIN_LETTER.test(text);
+}
+
+/**
+ * Paragraphs about an object printed beside the domain (SIDE_OBJECT_CLASSES): their record dates
+ * ("changed:", "created:", "registered:") are that object's. A paragraph that states an expiry
+ * is the domain's, whatever key opens it.
+ */
+export function sideObjectParagraphs(entries: readonly WhoisEntry[]): ReadonlySet<number> {
+  const opened = new Set<number>();
+  const statesExpiry = new Set<number>();
+  const expiryTiers = setsOf(EXPIRES_KEYS);
+  for (const entry of entries) {
+    if (SIDE_OBJECT_CLASSES.test(entry.paragraphClass)) opened.add(entry.paragraph);
+    if (expiryTiers.some((tier) => matchesTier(entry, tier))) statesExpiry.add(entry.paragraph);
+  }
+  return new Set([...opened].filter((paragraph) => !statesExpiry.has(paragraph)));
 }
 
 export function collectNameServers(entries: readonly WhoisEntry[]): string[] {

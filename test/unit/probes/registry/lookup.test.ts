@@ -197,6 +197,25 @@ describe('lookupRegistration over WHOIS', () => {
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });
 
+  it("keeps the registry's creation and expiry dates when the registrar prints its own", async () => {
+    const ownDates = registrarAnswer('whois.registrar.test')
+      .replace('Creation Date: 1995-08-14T04:00:00Z', 'Creation Date: 2019-03-01T00:00:00Z')
+      .replace(
+        'Registrar Registration Expiration Date: 2025-08-13T04:00:00Z',
+        'Registrar Registration Expiration Date: 2026-03-01T00:00:00Z',
+      );
+    const deps = await labs(chain({ 'whois.registrar.test': { 'example.com': ownDates } }));
+    const result = await lookupRegistration('example.com', deps);
+    expect(result).toMatchObject({
+      creationDate: '1995-08-14T04:00:00.000Z',
+      expiryDate: '2025-08-13T04:00:00.000Z',
+      // the more specific answer still gives the registrar, its contacts and its update
+      registrar: 'Registrar Test, LLC',
+      abuseEmail: 'abuse-desk@registrar.test',
+      updatedDate: '2024-08-15T10:00:00.000Z',
+    });
+  });
+
   it('takes notFound from the registry and asks no further', async () => {
     const deps = await labs(chain());
     const result = await lookupRegistration('nothing.com', deps);

@@ -91,6 +91,102 @@ describe('WHOIS ccTLD formats', () => {
     expect(facts.registrar).toBe('EXAMPLE REGISTRAR');
   });
 
+  it('.za: ZACR\'s far-future "Registry Expiry Date" of a name that never lapses', () => {
+    const answer = [
+      'Domain Name: nic.za',
+      'Domain ID: dom_1--1',
+      'WHOIS Server: za-whois1.dns.net.za',
+      '',
+      'Updated Date: 2019-07-16T10:14:49Z',
+      'Creation Date: 2017-06-15T07:33:10Z',
+      'Registry Expiry Date: 2999-12-30T22:00:00Z',
+      'Sponsoring Registrar: .ZADNA',
+      'Domain Status: ok https://icann.org/epp#ok',
+      '',
+      'Name Server: ns1.example.net',
+    ].join('\n');
+    const facts = parseWhois(answer, 'nic.za');
+    expect(facts.expiryDate).toBe('2999-12-30T22:00:00.000Z');
+    expect(facts.creationDate).toBe('2017-06-15T07:33:10.000Z');
+    expect(facts.registrar).toBe('.ZADNA');
+  });
+
+  it('.ee: the "changed:" of the Domain block only, never that of the Registrar or Name servers block', () => {
+    const answer = (domainChanged: string): string =>
+      [
+        'Estonia .ee Top Level Domain WHOIS server',
+        '',
+        'Domain:',
+        'name:       example.ee',
+        'status:     ok (paid and in zone)',
+        'registered: 2010-07-04 04:34:46 +03:00',
+        `changed:    ${domainChanged}`,
+        'expire:     2030-11-09',
+        '',
+        'Registrant:',
+        'name:       Example OÜ',
+        'changed:    2019-10-07 17:50:09 +03:00',
+        '',
+        'Registrar:',
+        'name:       Example Registrar OÜ',
+        'url:        http://registrar.example.ee',
+        'changed:    2016-01-04 18:23:09 +02:00',
+        '',
+        'Name servers:',
+        'nserver:   ns1.example.ee',
+        'changed:   2010-11-10 14:15:06 +02:00',
+        '',
+        'DNSSEC:',
+        'dnskey:   257 3 8 AwEAAQ==',
+        'changed:  2015-12-01 00:05:06 +02:00',
+      ].join('\n');
+    const facts = parseWhois(answer('2019-10-07 17:50:09 +03:00'), 'example.ee');
+    expect(facts.updatedDate).toBe('2019-10-07T14:50:09.000Z');
+    expect(facts.creationDate).toBe('2010-07-04T01:34:46.000Z');
+    expect(facts.registrar).toBe('Example Registrar OÜ');
+    // The registry prints the line empty when the domain has no update time: none is known.
+    expect(parseWhois(answer(''), 'example.ee').updatedDate).toBeNull();
+  });
+
+  it('.lv: the update is the [Domain] "Changed:"; the [Whois] "Updated:" dates the database', () => {
+    const answer = (domainLines: string[]): string =>
+      [
+        '[Domain]',
+        'Domain: example.lv',
+        'Status: active',
+        ...domainLines,
+        '',
+        '[Registrar]',
+        'Type: Legal person',
+        'Name: Example Registrar SIA',
+        '',
+        '[Nservers]',
+        'Nserver: ns1.example.lv',
+        '',
+        '[Whois]',
+        'Updated: 2021-02-11T18:12:27.072052+00:00',
+      ].join('\n');
+    const changed = parseWhois(answer(['Changed: 2013-07-08T19:35:53.187695+03:00']), 'example.lv');
+    expect(changed.updatedDate).toBe('2013-07-08T16:35:53.187Z');
+    expect(changed.registrar).toBe('Example Registrar SIA');
+    expect(parseWhois(answer([]), 'example.lv').updatedDate).toBeNull();
+  });
+
+  it('.sl: a paragraph that opens with "Registrar:" and states an expiry holds the domain\'s dates', () => {
+    const answer = [
+      'Domain Name:             EXAMPLE.SL',
+      '',
+      'Registrar:               NIC.SL (http://www.nic.sl)',
+      'Registration Date:       2008-05-18',
+      'Expiration Date:         2031-05-18',
+      'Last Updated:            2010-01-02',
+    ].join('\n');
+    const facts = parseWhois(answer, 'example.sl');
+    expect(facts.updatedDate).toBe('2010-01-02T00:00:00.000Z');
+    expect(facts.creationDate).toBe('2008-05-18T00:00:00.000Z');
+    expect(facts.expiryDate).toBe('2031-05-18T00:00:00.000Z');
+  });
+
   it(".tk: Freenom's not-found wording", () => {
     const facts = parseWhois(
       '\n   Invalid query or domain name not known in Dot TK Domain Registry\n',

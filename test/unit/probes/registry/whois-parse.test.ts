@@ -62,6 +62,38 @@ describe('normaliseWhoisDate', () => {
     expect(normaliseWhoisDate(value)).toBeNull();
   });
 
+  // An explicit offset is part of the instant: the UTC time is the wall-clock time minus the offset.
+  it.each([
+    ['2024-01-02T03:04:05+03:00', '2024-01-02T00:04:05.000Z'],
+    ['2024-01-02T03:04:05.123456+03:00', '2024-01-02T00:04:05.123Z'],
+    ['2024-01-02T03:04:05-0700', '2024-01-02T10:04:05.000Z'],
+    ['2024-01-02 03:04:05 +05:30', '2024-01-01T21:34:05.000Z'],
+    // an hour of one digit
+    ['2024-01-02 03:04:05 +3', '2024-01-02T00:04:05.000Z'],
+    ['2024-01-02T03:04:05+3:00', '2024-01-02T00:04:05.000Z'],
+    ['2024-01-02 03:04:05.0 -7:00', '2024-01-02T10:04:05.000Z'],
+    // the offset after the year or after a date that follows the time
+    ['Tue Jan 02 03:04:05 2024 +0300', '2024-01-02T00:04:05.000Z'],
+    ['03:04:05 02-Jan-2024 -07:00', '2024-01-02T10:04:05.000Z'],
+    // date and time in one run of digits (UANIC, ISO 8601 basic format)
+    ['20240102030405+0300', '2024-01-02T00:04:05.000Z'],
+    ['20240102T030405+0300', '2024-01-02T00:04:05.000Z'],
+    ['20240102T030405Z', '2024-01-02T03:04:05.000Z'],
+  ])('keeps the UTC offset of %j', (value, expected) => {
+    expect(normaliseWhoisDate(value)).toBe(expected);
+  });
+
+  it('reads no offset into the parts of a date without a time', () => {
+    expect(normaliseWhoisDate('2024-01-02')).toBe('2024-01-02T00:00:00.000Z');
+    expect(normaliseWhoisDate('02-01-2024')).toBe('2024-01-02T00:00:00.000Z');
+    expect(normaliseWhoisDate('2024-01-02 -0700')).toBe('2024-01-02T00:00:00.000Z');
+  });
+
+  it('reads the far-future expiry registries print for names that never lapse', () => {
+    expect(normaliseWhoisDate('2999-12-30T22:00:00Z')).toBe('2999-12-30T22:00:00.000Z');
+    expect(normaliseWhoisDate('3000-01-01')).toBe('3000-01-01T00:00:00.000Z');
+  });
+
   it('reads an ambiguous numeric date day first unless told otherwise', () => {
     expect(normaliseWhoisDate('03/02/2012')).toBe('2012-02-03T00:00:00.000Z');
     expect(normaliseWhoisDate('03/02/2012', { dayFirst: false })).toBe('2012-03-02T00:00:00.000Z');
@@ -624,6 +656,57 @@ describe('parseWhois: ccTLD layouts', () => {
       '   Nameserver: example.pt\tNS\tns1.example.net.',
     );
     expect(parseWhois(pt, 'example.pt').nameServers).toEqual(['ns1.example.net']);
+  });
+
+  it("takes a registrar object's organisation line over the handle that opens it (UAEPP .ua)", () => {
+    const answer = (registrarNameLines: string[]): string =>
+      lf(
+        'domain:           example.com.ua',
+        'mnt-by:           ua.example',
+        'created:          2002-12-04 00:00:00+02',
+        'modified:         2013-04-15 20:00:10+03',
+        'expires:          2013-12-04 00:00:00+02',
+        'source:           UAEPP',
+        '',
+        '% Registrar:',
+        '% ==========',
+        'registrar:        ua.example',
+        ...registrarNameLines,
+        'url:              http://registrar.example.ua',
+        'source:           UAEPP',
+        '',
+        '% Registrant:',
+        '% ===========',
+        'person:           Some One',
+        'organization:     Example Holder LLC',
+        'created:          2014-03-31 17:30:46+03',
+      );
+    const named = parseWhois(
+      answer(['organization:     "Example Registrar" Ltd', 'organization-loc: ТОВ "Приклад"']),
+      'example.com.ua',
+    );
+    expect(named.registrar).toBe('"Example Registrar" Ltd');
+    expect(named.creationDate).toBe('2002-12-03T22:00:00.000Z');
+    // Without an organisation line the handle is all the answer says of the registrar.
+    expect(parseWhois(answer([]), 'example.com.ua').registrar).toBe('ua.example');
+  });
+
+  it('prefers the Latin-script registrar name where the answer gives it in two scripts (KISA .kr)', () => {
+    const answer = lf(
+      '# KOREAN(UTF8)',
+      '',
+      '도메인이름                  : example.kr',
+      '등록대행자                  : (주)예시(http://registrar.example.kr)',
+      '',
+      '# ENGLISH',
+      '',
+      'Domain Name                 : example.kr',
+      'Authorized Agency           : Example Corp.(http://registrar.example.kr)',
+    );
+    expect(parseWhois(answer, 'example.kr').registrar).toBe('Example Corp.');
+    // A name in one script only is reported as it is.
+    const koreanOnly = answer.split('# ENGLISH')[0] ?? '';
+    expect(parseWhois(koreanOnly, 'example.kr').registrar).toBe('(주)예시');
   });
 
   it('prefers a registrar name to a registry handle, and keeps the handle when that is all', () => {
