@@ -10,9 +10,11 @@
  * takes as little as it can of the cores it shares with the service.
  *
  * Prints, per worker count: req/s, latency p50/p90/p99/max, answers by status, time-outs, the latency of
- * /healthz on a new connection every 250 ms during the load, and the service's memory (RSS of every
- * process at rest, peak and after; V8 heap before and after, from /metrics).
- * Then a saturation run: more clients until throughput stops growing, then twice that.
+ * /healthz on a new connection every 250 ms during the load (answered by the primary process), and the
+ * service's memory (RSS of each worker at rest, peak and after, and of the primary; V8 heap before and
+ * after, through the inspector).
+ * Then a saturation run: more clients until throughput stops growing, then twice that, then 800
+ * connections at once, with the liveness probe's maximum against its target.
  *
  * BENCH_LOAD_MS sets the measuring time of each run (default 30000: shorter runs swing by a tenth);
  * BENCH_LOAD_CLIENTS the clients of the mix runs (default 200); BENCH_LOAD_WORKERS the worker counts to
@@ -20,10 +22,11 @@
  * BENCH_LOAD_SATURATION=0 leaves the saturation run out (for a quick look while tuning);
  * BENCH_LOAD_LAB=node keeps the lab's pages and handshakes in node even when nginx is installed;
  * SERVICE_NODE_FLAGS adds node flags after npm start's own, which they override (e.g.
- * "--max-semi-space-size=4", README "Under load"; NODE_OPTIONS could not: the command line wins).
+ * "--max-semi-space-size=4", docs/operations.md "Under load"; NODE_OPTIONS could not: the command line wins).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WebSocket } from 'undici';
@@ -34,6 +37,10 @@ const ROOT = resolve(import.meta.dirname, '..');
 const CLIENT_KEYS = 400;
 const keyOf = (i: number) => `load-key-${String(i % CLIENT_KEYS).padStart(5, '0')}`;
 const REQUEST_TIMEOUT_MS = 20_000;
+/** The saturation run's last level: far more connections than one worker serves. */
+const BURST_CONNECTIONS = 800;
+/** /healthz on a new connection at that level: an orchestrator's probe time-out is a second or more. */
+const LIVENESS_TARGET_MS = 250;
 
 /** The lab in its own process (bench/load-lab.ts): its ports, and whether ssl-checker can be asked. */
 interface Lab {
@@ -88,7 +95,10 @@ function mixOf(lab: Lab): string[] {
 
 interface Service {
   origin: string;
+  /** the workers */
   pids: number[];
+  /** the primary (the process npm start runs) */
+  primaryPid: number;
   /** the inspector URLs of the service's processes (the primary's too) */
   inspectors: string[];
   /** the process npm start runs (with workers, their primary) */
@@ -105,6 +115,8 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
     file,
     JSON.stringify({
       server: { host: '127.0.0.1', port: 0, workers, trustedProxies: ['127.0.0.1/32'], dataDir: join(dir, 'data') },
+      // services of several worker counts run at once: each its own free metrics port
+      metrics: { port: 0 },
       auth: { keys: Array.from({ length: CLIENT_KEYS }, (_, i) => keyOf(i)) },
       quota: { credits: 100_000_000 },
       dns: { system: [`127.0.0.1:${lab.dnsPort}`] },
@@ -119,11 +131,13 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
   const logFd = openSync(logFile, 'w');
   // The inspector (loopback, a free port per process) lets the benchmark run a full garbage collection
   // before it reads the heap: what is left then is what the service keeps, not garbage V8 has not
-  // collected yet because nothing allocates any more.
+  // collected yet because nothing allocates any more. node:cluster gives the workers the primary's port
+  // plus 1, 2, …: the whole range must be free, or a worker starts without an inspector.
   const extraFlags = (process.env.SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const inspectorPort = await freePortRange(workers + 1);
   const child = spawn(
     process.execPath,
-    ['--inspect=127.0.0.1:0', ...npmStartNodeFlags(), ...extraFlags, 'scripts/start.mjs'],
+    [`--inspect=127.0.0.1:${inspectorPort}`, ...npmStartNodeFlags(), ...extraFlags, 'scripts/start.mjs'],
     {
       cwd: ROOT,
       env: {
@@ -150,15 +164,17 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
       .map((l) => JSON.parse(l) as Record<string, any>);
   const end = Date.now() + 60_000;
   let lines = events();
-  while (lines.filter((l) => l.event === 'ready').length < workers) {
+  // the primary listens once the first worker is ready; the benchmark waits for every worker
+  while (lines.filter((l) => l.event === 'ready').length < workers || !lines.some((l) => l.event === 'listening')) {
     if (Date.now() > end || child.exitCode !== null) throw new Error(`the service did not start; see ${logFile}`);
     await new Promise((r) => setTimeout(r, 50));
     lines = events();
   }
-  const listening = lines.filter((l) => l.event === 'listening');
+  const listening = lines.find((l) => l.event === 'listening')!;
   return {
-    origin: `http://${listening[0]!.address}`,
-    pids: listening.map((l) => l.pid as number),
+    origin: `http://${listening.address}`,
+    pids: lines.filter((l) => l.event === 'ready').map((l) => l.pid as number),
+    primaryPid: child.pid!,
     inspectors,
     child,
     labPid: lab.pid,
@@ -168,6 +184,22 @@ async function startService(lab: Lab, workers: number): Promise<Service> {
       await exited;
     },
   };
+}
+
+/** The first of `count` consecutive loopback ports that are free now (each bound and released). */
+async function freePortRange(count: number): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((answer) => {
+      const server = createNetServer();
+      server.once('error', () => answer(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => answer(true)));
+    });
+  for (;;) {
+    const first = 20_000 + Math.floor(Math.random() * 30_000);
+    let all = true;
+    for (let port = first; all && port < first + count; port++) all = await free(port);
+    if (all) return first;
+  }
 }
 
 /** The node flags `npm start` passes (package.json), so that the service runs here as it runs there. */
@@ -292,10 +324,11 @@ async function runMixRaw(service: Service, paths: string[], clients: number, dur
   if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(service.origin)) throw new Error('the load only targets loopback');
   const connections = Array.from({ length: clients }, () => new KeepAliveClient(service.origin));
   // Every client connects before the clock starts: the run measures clients looping on their
-  // keep-alive connections, not a burst of new connections (README "Under load": a busy process
-  // accepts one new connection per event-loop iteration).
+  // keep-alive connections, not a burst of new connections (docs/operations.md "Under load": a busy worker takes
+  // one new connection per event-loop iteration). /readyz, not /healthz: the primary answers a
+  // connection's first /healthz itself and closes it, where /readyz leaves it with a worker.
   const connectStarted = performance.now();
-  await Promise.all(connections.map((c) => c.get('/healthz', {}, REQUEST_TIMEOUT_MS)));
+  await Promise.all(connections.map((c) => c.get('/readyz', {}, REQUEST_TIMEOUT_MS)));
   const connectMs = performance.now() - connectStarted;
   const latencies: number[] = [];
   const byStatus: Record<string, number> = {};
@@ -483,7 +516,7 @@ export async function benchLoadMix(
           ),
         );
         console.log(
-          `    memory per worker: RSS at rest ${restMb.toFixed(0)} MB, peak ${(run.rssPeakMb / service.pids.length).toFixed(0)} MB, after ${afterMb.toFixed(0)} MB; heap after a full GC ${heapBefore.toFixed(0)} MB before the run, ${heapAfter.toFixed(0)} MB after (largest worker; at rest and after are read after that GC)`,
+          `    memory per worker: RSS at rest ${restMb.toFixed(0)} MB, peak ${(run.rssPeakMb / service.pids.length).toFixed(0)} MB, after ${afterMb.toFixed(0)} MB; heap after a full GC ${heapBefore.toFixed(0)} MB before the run, ${heapAfter.toFixed(0)} MB after (largest worker; at rest and after are read after that GC); the primary: RSS ${rssMb([service.primaryPid]).toFixed(0)} MB`,
         );
       }
       if (throughput[1] && throughput[2]) {
@@ -514,6 +547,13 @@ export async function benchLoadMix(
         level *= 2;
       }
       console.log(formatRun(`  saturation ×2, 1 worker`, await runMix(service, paths, level * 2, saturationMs)));
+      // Far past saturation: the worker sheds, and liveness (answered by the primary) must not suffer.
+      const burst = await runMix(service, paths, BURST_CONNECTIONS, saturationMs);
+      console.log(formatRun(`  ${BURST_CONNECTIONS} connections, 1 worker`, burst));
+      const worst = Math.max(...burst.liveness);
+      console.log(
+        `    liveness at ${BURST_CONNECTIONS} connections: max ${worst.toFixed(0)} ms over ${burst.liveness.length} probes (target ≤ ${LIVENESS_TARGET_MS} ms: ${worst <= LIVENESS_TARGET_MS ? 'met' : 'MISSED'})`,
+      );
     } finally {
       await service.stop();
     }

@@ -1,10 +1,10 @@
 /**
  * Start-up of the built service (`node dist/main.js`, as `npm start` runs it after the build): time to
- * the first /healthz answer (liveness: the port opens before the app loads) and to /readyz 200 (the app
- * serves). Loopback only; the service is stopped after each run.
+ * the first /healthz answer (the primary opens the port once the first worker is ready) and to /readyz
+ * 200 (a worker serves). Loopback only; the service is stopped after each run.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -29,6 +29,9 @@ export async function benchStartup(runs = 3): Promise<void> {
   console.log('|---|---|---|');
   for (let run = 1; run <= runs; run++) {
     const port = 18_400 + run;
+    const dir = mkdtempSync(join(tmpdir(), 'nd-start-'));
+    // no metrics listener: its default port may be another instance's on this machine
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ metrics: { port: null } }));
     const started = performance.now();
     const child = spawn(process.execPath, ['dist/main.js'], {
       cwd: root,
@@ -36,7 +39,8 @@ export async function benchStartup(runs = 3): Promise<void> {
         PATH: process.env.PATH,
         HOST: '127.0.0.1',
         PORT: String(port),
-        NETDIAG_DATA_DIR: mkdtempSync(join(tmpdir(), 'nd-start-')),
+        NETDIAG_CONFIG: join(dir, 'config.json'),
+        NETDIAG_DATA_DIR: join(dir, 'data'),
       },
       stdio: 'ignore',
     });

@@ -1,28 +1,20 @@
 /**
- * Composition root: loadConfig → listen → services → createApp. The only place that reads the
- * environment (through loadConfig) and handles signals.
+ * Composition root: loadConfig, then the primary process (src/cluster/primary.ts) or, in a worker it
+ * forked, services → createApp → serving the connections the primary hands over. The only place that
+ * reads the environment (through loadConfig) and handles signals.
  *
- * The port is open before the app is loaded: loading GraphQL, yoga, undici and the schema takes most of
- * a second, and an orchestrator's liveness probe should not wait for it. Until the app is in place,
- * /healthz answers 200 (the process is alive), /readyz 503 "starting", and everything else 503 with
- * Retry-After — so a balancer sends no traffic before /readyz says ready.
+ * `npm start` always runs a primary and `server.workers` workers (docs/operations.md "Every core"), one worker
+ * included, so that the process an orchestrator probes behaves the same whatever the count: the primary
+ * owns the port, opens it once a worker can answer, and answers /healthz itself; workers never listen.
  */
 import cluster from 'node:cluster';
-import { createServer, type RequestListener } from 'node:http';
-import { ConfigError, loadConfig, workerCount, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { applyHeapGrowth } from './heap-growth.js';
-import { applyHttpTimeouts } from './http-timeouts.js';
-import { createJsonLogger } from './log.js';
+import { createJsonLogger, type Logger } from './log.js';
 import { whileStarting } from './web/starting.js';
 import type { Services } from './services.js';
 
 const SHUTDOWN_GRACE_MS = 25_000;
-
-const LISTEN_ERRORS: Record<string, string> = {
-  EADDRINUSE: 'the address is already in use (another process listens there; choose another PORT / server.port)',
-  EADDRNOTAVAIL: 'the address is not one of this machine (check HOST / server.host)',
-  EACCES: 'permission denied (ports below 1024 need privileges; choose another PORT / server.port)',
-};
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -35,59 +27,43 @@ async function main(): Promise<void> {
   }
   applyHeapGrowth(config.server.heapGrowthPercent);
 
-  if (workerCount(config) > 1 && cluster.isPrimary) {
+  if (cluster.isPrimary) {
     const { runPrimary } = await import('./cluster/primary.js');
-    await runPrimary(config, logger, SHUTDOWN_GRACE_MS);
+    await runPrimary(config, logger, { shutdownGraceMs: SHUTDOWN_GRACE_MS, answerWithoutWorker: whileStarting });
     return;
   }
+  await runWorker(config, logger, started);
+}
 
-  let listener: RequestListener = whileStarting;
-  const server = applyHttpTimeouts(createServer((req, res) => listener(req, res)));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.server.port, config.server.host, () => resolve());
-    });
-  } catch (e) {
-    // The usual causes (another process on the port, a host that is not ours, a privileged port) are
-    // operator errors: name the address and the cause, no stack trace.
-    const { host, port } = config.server;
-    const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-    const why = LISTEN_ERRORS[(e as NodeJS.ErrnoException).code ?? ''] ?? (e as Error).message;
-    process.stderr.write(`netdiag: cannot listen on ${where}: ${why}\n`);
-    logger.error('listen_failed', {
-      address: where,
-      code: (e as NodeJS.ErrnoException).code,
-      message: (e as Error).message,
-    });
+/** A worker: loads the app, tells the primary it is ready, serves what it is handed, drains on SIGTERM. */
+async function runWorker(config: Config, logger: Logger, started: number): Promise<void> {
+  const exit = (code: number): never => {
     logger.flush?.();
-    process.exit(1);
-  }
-  const address = server.address();
-  logger.info('listening', {
-    pid: process.pid,
-    address: typeof address === 'object' && address ? `${address.address}:${address.port}` : address,
-  });
-
+    process.exit(code);
+  };
   let services: Services | undefined;
+  let drain: (() => Promise<void>) | undefined;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info('shutdown', { signal });
-    // Stop accepting, let in-flight requests finish, close idle keep-alive sockets now.
-    server.close(async () => {
-      await services?.close();
-      logger.info('stopped', {});
-      logger.flush?.();
-      process.exit(0);
-    });
-    server.closeIdleConnections();
+    logger.info('shutdown', { signal, pid: process.pid });
+    const draining = drain;
+    // Not serving yet: nothing to drain.
+    if (!draining) {
+      logger.info('stopped', { pid: process.pid });
+      return exit(0);
+    }
     setTimeout(() => {
-      logger.error('shutdown_forced', { afterMs: SHUTDOWN_GRACE_MS });
-      logger.flush?.();
-      process.exit(1);
+      logger.error('shutdown_forced', { afterMs: SHUTDOWN_GRACE_MS, pid: process.pid });
+      exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
+    // Take no new connection, let in-flight requests finish, close idle keep-alive connections.
+    draining().then(async () => {
+      await services?.close();
+      logger.info('stopped', { pid: process.pid });
+      exit(0);
+    });
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -95,17 +71,19 @@ async function main(): Promise<void> {
   const [
     { createServices },
     { createApp },
-    { requestListenerFor },
+    { createHttpServer },
     { enableProcessMetrics },
-    { LEDGERS_IN_PRIMARY_ENV },
-    { ipcLedgers },
+    { LEDGERS_IN_PRIMARY_ENV, ipcLedgers },
+    { takeHandedConnections },
+    { expositionFromPrimary, serveMetricsToPrimary },
   ] = await Promise.all([
     import('./create-services.js'),
     import('./app.js'),
     import('./http-server.js'),
     import('./platform/metrics.js'),
-    import('./cluster/primary.js'),
     import('./cluster/ledger-ipc.js'),
+    import('./cluster/handed-connections.js'),
+    import('./cluster/metrics-ipc.js'),
   ]);
   try {
     // Services read files named by the configuration (RDAP bootstrap, IP database): a bad one is a
@@ -118,11 +96,17 @@ async function main(): Promise<void> {
   } catch (e) {
     refuseConfig(e);
   }
+  const primary = process as unknown as Parameters<typeof takeHandedConnections>[1];
   enableProcessMetrics(services.metrics);
-  listener = requestListenerFor(createApp(services));
-  logger.info('ready', { ms: Math.round(performance.now() - started) });
-  // Open the IP data now (on a first start its file is built by a child process, about a second), so the
-  // first ip-info request does not wait for it; a failure leaves lookups to try again and says why.
+  serveMetricsToPrimary(primary, services.metrics.registry);
+  // /metrics on the API port (with metrics.token) shows the whole instance, as the metrics port does.
+  services.metrics.exposeFrom(expositionFromPrimary(primary));
+  const intake = takeHandedConnections(createHttpServer(createApp(services)), primary);
+  drain = intake.drain;
+  logger.info('ready', { pid: process.pid, ms: Math.round(performance.now() - started) });
+  intake.ready();
+  // Open the IP data now (on a first start its file is built by a child process), so the first ip-info
+  // request does not wait for it; a failure leaves lookups to try again and says why.
   const warming = performance.now();
   services.ipData.warm?.().then(
     () => logger.info('ip_database_ready', { ms: Math.round(performance.now() - warming) }),

@@ -1,5 +1,5 @@
 /**
- * The credit ledgers of a multi-process instance without Redis (README "Every core"): the primary holds
+ * The credit ledgers of a multi-process instance without Redis (docs/operations.md "Every core"): the primary holds
  * the one in-memory ledger of each kind and serves check-and-charge over the cluster's IPC channel —
  * the requests in the order they arrive, each one atomic step — so N concurrent requests with credits
  * for M < N admit exactly M, whichever workers they land on.
@@ -10,6 +10,9 @@
  * end of the turn (setImmediate, after the turn's I/O callbacks) adds no waiting of its own.
  */
 import type { ChargeOutcome, QuotaStore } from '../platform/quota.js';
+
+/** Set in a worker's environment when the primary holds the ledgers (no Redis). */
+export const LEDGERS_IN_PRIMARY_ENV = 'NETDIAG_LEDGERS_IN_PRIMARY';
 
 export const LEDGER_NAMES = ['quota', 'issue', 'unkeyed'] as const;
 export type LedgerName = (typeof LEDGER_NAMES)[number];

@@ -1,5 +1,5 @@
 /**
- * The workers' garbage-collection flags (README "Every core"): how many helper threads V8 gets, and
+ * The workers' garbage-collection flags (docs/operations.md "Every core"): how many helper threads V8 gets, and
  * whether it uses them at all (`server.singleThreadedGc`).
  *
  * V8 hands parts of every collection (parallel scavenges, concurrent marking) to the threads of Node's

@@ -1,19 +1,20 @@
 /**
- * Admission control (README "Under load"): what keeps the instance answering when more check requests
+ * Admission control (docs/operations.md "Under load"): what keeps the instance answering when more check requests
  * arrive than it can serve.
  *
  * - At most `maxInFlight` check requests run at once; the next `maxQueued` wait in arrival order, each
  *   at most `maxQueueWaitMs`. Past that a request is shed: 503 with Retry-After, before any work or
  *   charge, in well under a millisecond.
- * - When the event loop is late by more than `maxEventLoopDelayMs` (work already admitted saturates
- *   the process), new requests are shed at once instead of queueing behind it.
+ * - When the event loop is late by more than `maxEventLoopDelayMs` while check requests are running
+ *   (work already admitted saturates the process), new requests are shed at once instead of queueing
+ *   behind it. The delay must persist over several sampling periods: one late turn (the start-up's
+ *   module loading, the first burst's compilations, a pause of the whole machine) is not saturation,
+ *   and shedding on it refused the first requests of a fresh process.
  * - One key holds at most `perKeyInFlight` requests in flight or queued; the next is a 429 that says it
  *   is about concurrency, not the allowance (nothing is charged).
  *
  * Liveness, readiness and metrics never pass through here (src/app.ts), so they answer whatever the load.
  */
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-
 export interface AdmissionSettings {
   readonly maxInFlight: number;
   readonly maxQueued: number;
@@ -51,33 +52,51 @@ export function isRefusal(outcome: Ticket | Refusal): outcome is Refusal {
   return 'status' in outcome;
 }
 
-/** How late the event loop runs: the p99 of the last sampling period, in ms. */
+/** How late the event loop runs, in ms: a delay that persisted, not the latest turn's. */
 export interface LoopDelaySensor {
   delayMs(): number;
   close(): void;
 }
 
 /**
- * perf_hooks' event-loop delay histogram, read and reset every `periodMs`, so the figure follows the
- * last fraction of a second and not the whole life of the process.
+ * A timer that asks to run every `resolutionMs`: how late each run comes is how long the loop was busy
+ * before it. The worst lateness of each `periodMs` is one reading, and the delay is the smallest of the
+ * last `periods` readings: the delay the loop kept over all of them. A single long turn delays one run
+ * only, so it lands in one reading and never counts on its own.
+ *
+ * Not perf_hooks' monitorEventLoopDelay: its histogram, reset every period, records nothing in a period
+ * whose loop turns are longer than the period (a sample is the time between two of its timer's runs, and
+ * a reset forgets the first run) — it read 0 exactly when the loop was most overloaded.
  */
-export function eventLoopDelaySensor(periodMs = 200): LoopDelaySensor {
-  const histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
-  let latest = 0;
+export function eventLoopDelaySensor(periodMs = 200, periods = 3, resolutionMs = 10): LoopDelaySensor {
+  const readings: number[] = [];
+  let worst = 0;
+  let periodStart = performance.now();
+  let due = periodStart + resolutionMs;
   const timer = setInterval(() => {
-    // percentile() is in nanoseconds; the 10 ms sampling resolution is part of every reading.
-    latest = Math.max(0, histogram.percentile(99) / 1e6 - 10);
-    histogram.reset();
-  }, periodMs);
+    const now = performance.now();
+    worst = Math.max(worst, now - due);
+    // Node schedules the next run from this one's start.
+    due = now + resolutionMs;
+    if (now - periodStart < periodMs) return;
+    readings.push(worst);
+    if (readings.length > periods) readings.shift();
+    worst = 0;
+    periodStart = now;
+  }, resolutionMs);
   timer.unref();
   return {
-    delayMs: () => latest,
+    delayMs: () => persistingDelay(readings, periods),
     close() {
       clearInterval(timer);
-      histogram.disable();
     },
   };
+}
+
+/** The delay every one of the last `periods` readings showed; 0 until there are that many. */
+export function persistingDelay(readings: readonly number[], periods: number): number {
+  if (readings.length < periods) return 0;
+  return Math.min(...readings.slice(-periods));
 }
 
 /** For `admission.maxEventLoopDelayMs: 0`: never late, and no monitor running. */
@@ -114,6 +133,16 @@ export function createAdmission(
     else perKey.set(keyId, left);
   };
 
+  /**
+   * The loop's persisting delay when it is past the bound while checks run, else null: with nothing in
+   * flight, admitted work is not what makes the loop late, and refusing the next check relieves nothing.
+   */
+  const lateLoop = (): number | null => {
+    if (settings.maxEventLoopDelayMs <= 0 || inFlight === 0) return null;
+    const delay = sensor.delayMs();
+    return delay > settings.maxEventLoopDelayMs ? delay : null;
+  };
+
   const ticket = (keyId: string | null): Ticket => {
     inFlight++;
     let released = false;
@@ -143,8 +172,8 @@ export function createAdmission(
           retryAfterSeconds: 1,
         };
       }
-      const delay = sensor.delayMs();
-      if (settings.maxEventLoopDelayMs > 0 && delay > settings.maxEventLoopDelayMs) {
+      const delay = lateLoop();
+      if (delay !== null) {
         return shed('event-loop', `the service is overloaded (its event loop runs ${Math.round(delay)} ms late)`);
       }
       if (inFlight < settings.maxInFlight && queue.length === 0) {
@@ -170,9 +199,8 @@ export function createAdmission(
       });
     },
     overload() {
-      const delay = sensor.delayMs();
-      if (settings.maxEventLoopDelayMs > 0 && delay > settings.maxEventLoopDelayMs)
-        return `overloaded: the event loop runs ${Math.round(delay)} ms late`;
+      const delay = lateLoop();
+      if (delay !== null) return `overloaded: the event loop runs ${Math.round(delay)} ms late`;
       if (inFlight >= settings.maxInFlight && queue.length >= settings.maxQueued) {
         return `overloaded: ${inFlight} check requests running and ${queue.length} waiting, the most this instance takes`;
       }

@@ -1,5 +1,7 @@
 /**
- * Prometheus metrics (prom-client), served at /metrics in the text exposition format.
+ * Prometheus metrics (prom-client), served at /metrics in the text exposition format: by the primary
+ * process on its own listener, every process's counts summed (src/cluster/metrics-ipc.ts), and on the
+ * API port only when `metrics.token` is set (docs/operations.md "Metrics").
  *
  * One registry per Services instance, never prom-client's global one: several apps in one process
  * (the tests, a benchmark) keep their own counts and never collide on metric names.
@@ -8,6 +10,7 @@
  * families, the error kinds and codes, the cache names — so nothing a caller sends can add series
  * (an unknown path is counted as tool "other", not under its own name).
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { NetdiagError } from '../errors.js';
 import { isProbeError } from '../probes/errors.js';
@@ -50,6 +53,13 @@ export interface Metrics {
   unkeyedRefused(surface: string): void;
   /** reports in-flight and waiting check requests on each scrape */
   watchAdmission(state: () => { inFlight: number; queued: number; eventLoopDelayMs: number }): void;
+  /** the text /metrics answers: this registry's, unless `exposeFrom` named another source */
+  exposition(): Promise<string>;
+  /**
+   * Where `exposition` reads from: in a worker, the primary's sum over every process (main.ts), so a
+   * scrape does not show whichever worker the connection landed on.
+   */
+  exposeFrom(source: () => Promise<string>): void;
 }
 
 /** Tools that are not in the REST route table but have routes of their own (src/app.ts). */
@@ -184,6 +194,8 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
     }
   };
 
+  let exposition = (): Promise<string> => registry.metrics();
+
   return {
     registry,
     request(tool, status, seconds, shedReason) {
@@ -209,6 +221,10 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
     watchAdmission(state) {
       admissionState = state;
     },
+    exposition: () => exposition(),
+    exposeFrom(source) {
+      exposition = source;
+    },
   };
 }
 
@@ -229,11 +245,35 @@ export function enableProcessMetrics(metrics: Metrics): void {
   collectDefaultMetrics({ register: metrics.registry });
 }
 
-/** GET /metrics: the text exposition format. No key: see the README on keeping it off the public side. */
+/** GET /metrics: the text exposition format. */
 export async function metricsResponse(metrics: Metrics): Promise<Response> {
-  const body = await metrics.registry.metrics();
+  const body = await metrics.exposition();
   return new Response(body, {
     status: 200,
-    headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
+    headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' },
   });
+}
+
+/** The Prometheus text format, version 0.0.4 (prom-client's default). */
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/**
+ * Who may read /metrics: `hidden` where no token is configured (the path does not exist for callers),
+ * else `granted` for `Authorization: Bearer <token>` and `refused` for anything else.
+ */
+export function metricsAccess(authorization: string | null | undefined, token: string | null): MetricsAccess {
+  if (token === null) return 'hidden';
+  return bearerTokenMatches(authorization, token) ? 'granted' : 'refused';
+}
+
+export type MetricsAccess = 'hidden' | 'refused' | 'granted';
+
+/**
+ * Compares the presented token with the configured one in constant time: both are hashed first, so
+ * neither the position of the first differing byte nor the token's length shows in the time taken.
+ */
+export function bearerTokenMatches(authorization: string | null | undefined, token: string): boolean {
+  const presented = /^Bearer[ ]+(\S+)[ ]*$/i.exec(authorization ?? '')?.[1] ?? '';
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(presented), digest(token)) && presented.length > 0;
 }

@@ -2,11 +2,15 @@
  * Liveness and readiness, for load balancers and orchestrators. Neither needs a key.
  *
  * /healthz: the process answers HTTP. Nothing else is checked, so a restart is only triggered by a
- *           process that is really stuck, never by a dependency being down.
+ *           process that is really stuck, never by a dependency being down. Under `npm start` the
+ *           primary process answers it on a new connection (src/cluster/liveness-probe.ts), so a
+ *           worker busy with checks cannot fail it; this answer is the app's own (a keep-alive
+ *           connection already with a worker, the in-process tests).
  * /readyz:  the instance can serve checks: its configuration was loaded and validated (true once the
  *           app exists: start-up refuses an invalid file) and, when `store.redisUrl` is set, Redis
  *           answers (Services.ready). 503 with the reason otherwise, so a balancer stops sending
- *           traffic that would only fail closed (decisions §11).
+ *           traffic that would only fail closed (decisions §11). Always a worker's answer: an
+ *           overloaded worker says so here (src/app.ts).
  */
 import { withDeadline } from '../deadline.js';
 import type { Logger } from '../log.js';

@@ -1,8 +1,9 @@
 /**
  * Starts the real entry point as `npm start` runs it (scripts/start.mjs: the compiled dist/main.js under
  * plain node — this node, so a run on Node 24 starts the service on Node 24 — and a real socket) with a
- * config file written to a temp dir; resolves `listening` with the address from the "listening" log line
- * once the "ready" line says the app serves.
+ * config file written to a temp dir; resolves `listening` with the address from the primary's
+ * "listening" log line (the port opens once a worker is ready to answer), and `metricsListening` with
+ * the metrics listener's address.
  * dist/ is built (when stale) once before the suite, by test/global-setup.ts.
  */
 import { spawn } from 'node:child_process';
@@ -13,24 +14,27 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '../..');
 
 /**
- * One process unless a test asks for workers, and (as in test/helpers/app.ts) no shedding on a late
- * event loop of a busy test machine unless a test asks for it.
+ * One worker unless a test asks for more, (as in test/helpers/app.ts) no shedding on a late event loop
+ * of a busy test machine unless a test asks for it, and the metrics listener on any free port (files
+ * run in parallel: the default port would be taken by the first).
  */
 function withTestDefaults(config: Record<string, any>): object {
   return {
     ...config,
     server: { workers: 1, ...(config.server ?? {}) },
     admission: { maxEventLoopDelayMs: 0, ...(config.admission ?? {}) },
+    metrics: { port: 0, ...(config.metrics ?? {}) },
   };
 }
 
-export function startService(config: Record<string, any> | string) {
+/** `env`: variables added to the service's environment (PATH, NETDIAG_CONFIG and NETDIAG_DATA_DIR are set). */
+export function startService(config: Record<string, any> | string, options: { env?: Record<string, string> } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'nd-main-'));
   const file = join(dir, 'config.json');
   writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(withTestDefaults(config)));
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
-    env: { PATH: process.env.PATH, NETDIAG_CONFIG: file, NETDIAG_DATA_DIR: join(dir, 'data') },
+    env: { PATH: process.env.PATH, NETDIAG_CONFIG: file, NETDIAG_DATA_DIR: join(dir, 'data'), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -38,21 +42,25 @@ export function startService(config: Record<string, any> | string) {
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  // the port opens before the app is loaded (main.ts): resolve once the "ready" line follows "listening"
-  const listening = new Promise<string>((resolveAddress, reject) => {
-    const timer = setInterval(() => {
-      const lines = out.split('\n');
-      const line = lines.find((l) => l.includes('"listening"'));
-      if (line && lines.some((l) => l.includes('"event":"ready"'))) {
+  /** The address of the first log line of this event, once it is written. */
+  const addressOf = (event: string) => {
+    const address = new Promise<string>((resolveAddress, reject) => {
+      const timer = setInterval(() => {
+        const line = out.split('\n').find((l) => l.includes(`"event":"${event}"`));
+        if (line) {
+          clearInterval(timer);
+          resolveAddress(JSON.parse(line).address);
+        }
+      }, 50);
+      void exited.then(() => {
         clearInterval(timer);
-        resolveAddress(JSON.parse(line).address);
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(timer);
-      reject(new Error(`exited before listening: ${err}`));
+        reject(new Error(`exited before ${event}: ${err}`));
+      });
     });
-  });
-  listening.catch(() => undefined); // only awaited by tests that expect a start
-  return { child, exited, listening, output: () => out, errors: () => err };
+    address.catch(() => undefined); // only awaited by tests that expect a start
+    return address;
+  };
+  const listening = addressOf('listening');
+  const metricsListening = addressOf('metrics_listening');
+  return { child, exited, listening, metricsListening, output: () => out, errors: () => err };
 }

@@ -1,5 +1,5 @@
 /**
- * Admission control end to end (README "Under load"): a check request past the instance's capacity is
+ * Admission control end to end (docs/operations.md "Under load"): a check request past the instance's capacity is
  * shed with 503 + Retry-After before any work or charge, a key past its concurrency cap gets a 429 that
  * says so, /healthz and /metrics still answer and /readyz reports the overload.
  */
@@ -8,6 +8,8 @@ import { rr, startDnsLab, type DnsLab } from '../lab/dns-server.js';
 import { createTestApp, graphql, TEST_KEY, type TestApp } from '../helpers/app.js';
 
 const OTHER_KEY = 'other-key-0123456789';
+/** /metrics on the API port needs its token (docs/operations.md "Metrics") */
+const METRICS_TOKEN = 'admission-metrics-token';
 let lab: DnsLab;
 let t: TestApp;
 
@@ -20,6 +22,7 @@ beforeAll(async () => {
     auth: { keys: [TEST_KEY, OTHER_KEY] },
     dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 5_000 },
     admission: { maxInFlight: 1, maxQueued: 0, perKeyInFlight: 1, retryAfterSeconds: 3 },
+    metrics: { token: METRICS_TOKEN },
   });
 });
 afterAll(async () => {
@@ -46,7 +49,8 @@ async function holdOneSlot(key: string): Promise<{ held: Promise<Response> }> {
 }
 
 async function metric(name: string): Promise<string[]> {
-  const text = await (await t.get('/metrics', { key: null })).text();
+  const scrape = await t.get('/metrics', { key: null, headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await scrape.text();
   return text.split('\n').filter((l) => l.startsWith(name));
 }
 

@@ -83,15 +83,34 @@ describe('npm start', { timeout: 60_000 }, () => {
     expect(s.errors()).not.toMatch(/\n\s+at /);
   });
 
-  it('says which address is taken when the port is in use, and exits non-zero without a stack trace', async () => {
+  it.each([1, 2])(
+    'says which address is taken when the port is in use, and exits 1 without a stack trace (%i worker(s))',
+    async (workers) => {
+      const squatter = createServer();
+      await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+      const { port } = squatter.address() as { port: number };
+      try {
+        const s = startService({ server: { host: '127.0.0.1', port, workers } });
+        expect(await s.exited).toBe(1);
+        expect(s.errors()).toContain(`cannot listen on 127.0.0.1:${port}: the address is already in use`);
+        expect(s.errors()).not.toMatch(/\n\s+at /);
+        expect(s.output()).not.toContain('worker_replaced');
+      } finally {
+        squatter.close();
+      }
+    },
+  );
+
+  it('exits 1 naming the address when the metrics port is in use, before forking a worker', async () => {
     const squatter = createServer();
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
     const { port } = squatter.address() as { port: number };
     try {
-      const s = startService({ server: { host: '127.0.0.1', port } });
+      const s = startService({ server: { host: '127.0.0.1', port: 0 }, metrics: { port } });
       expect(await s.exited).toBe(1);
       expect(s.errors()).toContain(`cannot listen on 127.0.0.1:${port}: the address is already in use`);
-      expect(s.errors()).not.toMatch(/\n\s+at /);
+      expect(s.errors()).toContain('metrics.port');
+      expect(s.output()).not.toContain('"event":"ready"');
     } finally {
       squatter.close();
     }

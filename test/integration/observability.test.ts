@@ -48,8 +48,12 @@ function sampleValue(samples: Sample[], name: string, labels: Record<string, str
   return found[0]?.value ?? 0;
 }
 
+/** The apps of this file serve /metrics on their API port, with this token (docs/operations.md "Metrics"). */
+const METRICS_TOKEN = 'observability-metrics-token';
+const METRICS_AUTHORIZATION = { authorization: `Bearer ${METRICS_TOKEN}` };
+
 async function scrape(t: TestApp): Promise<Sample[]> {
-  const res = await t.get('/metrics', { key: null });
+  const res = await t.get('/metrics', { key: null, headers: METRICS_AUTHORIZATION });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return parseExposition(await res.text());
@@ -57,8 +61,8 @@ async function scrape(t: TestApp): Promise<Sample[]> {
 
 let lab: DnsLab;
 const apps: TestApp[] = [];
-async function testApp(...args: Parameters<typeof createTestApp>): Promise<TestApp> {
-  const t = await createTestApp(...args);
+async function testApp(config: Record<string, any> = {}, overrides?: Parameters<typeof createTestApp>[1]) {
+  const t = await createTestApp({ ...config, metrics: { token: METRICS_TOKEN, ...config.metrics } }, overrides);
   apps.push(t);
   return t;
 }
@@ -134,6 +138,37 @@ describe('/healthz and /readyz', () => {
     expect(res.status).toBe(503);
     expect((await res.json()).reason).toMatch(/did not finish within/);
     expect(performance.now() - started).toBeLessThan(2 * READINESS_TIMEOUT_MS);
+  });
+});
+
+describe('/metrics on the API port', () => {
+  it('is the 404 of any unknown path unless metrics.token is set', async () => {
+    const t = await createTestApp();
+    apps.push(t);
+    const res = await t.get('/metrics', { key: null });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      ok: false,
+      error: 'no such path: /metrics; the API lives under /api/v1/ and /graphql',
+      meta: { tool: 'metrics', version: 'v1' },
+    });
+    // a bearer token changes nothing when none is configured
+    expect((await t.get('/metrics', { key: null, headers: METRICS_AUTHORIZATION })).status).toBe(404);
+  });
+
+  it('with metrics.token, answers 401 without the token or with another, 200 with it', async () => {
+    const t = await testApp();
+    const without = await t.get('/metrics', { key: null });
+    expect(without.status).toBe(401);
+    expect(without.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(await without.json()).toMatchObject({ ok: false, meta: { tool: 'metrics' } });
+    const other = await t.get('/metrics', { key: null, headers: { authorization: `Bearer ${METRICS_TOKEN}x` } });
+    expect(other.status).toBe(401);
+    // an API key is no metrics token
+    expect((await t.get('/metrics', { headers: { authorization: `Bearer ${TEST_KEY}` } })).status).toBe(401);
+    const granted = await t.get('/metrics', { key: null, headers: METRICS_AUTHORIZATION });
+    expect(granted.status).toBe(200);
+    expect(await granted.text()).toContain('netdiag_requests_total{tool="metrics",status="401"} 3');
   });
 });
 
@@ -236,7 +271,7 @@ describe('request id', () => {
       await t.get('/api/v1/nothing-here', { headers: { 'x-request-id': id } }),
       await t.get('/healthz', { key: null, headers: { 'x-request-id': id } }),
       await t.get('/readyz', { key: null, headers: { 'x-request-id': id } }),
-      await t.get('/metrics', { key: null, headers: { 'x-request-id': id } }),
+      await t.get('/metrics', { key: null, headers: { 'x-request-id': id, ...METRICS_AUTHORIZATION } }),
     ];
     expect(responses.map((r) => r.status)).toEqual([200, 401, 404, 200, 200, 200]);
     for (const r of responses) expect(r.headers.get('x-request-id')).toBe(id);

@@ -1,7 +1,7 @@
 /**
- * `server.workers` (README "Every core"): several processes share the port; without Redis the primary
- * holds the credit ledger, so credits stay exact whichever worker a request lands on; SIGTERM drains
- * every worker; a worker that dies is replaced.
+ * `server.workers` (docs/operations.md "Every core"): the primary hands the port's connections to several workers;
+ * without Redis the primary holds the credit ledger, so credits stay exact whichever worker a request
+ * lands on; SIGTERM drains every worker; a worker that dies after it was ready is replaced.
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -37,8 +37,14 @@ describe('two workers', { timeout: 90_000 }, () => {
     });
     const address = await s.listening;
     await waitFor(() => logLines(s.output()).filter((l) => l.event === 'ready').length === 2, 'two ready workers');
-    const workers = logLines(s.output()).filter((l) => l.event === 'listening');
+    const workers = logLines(s.output()).filter((l) => l.event === 'ready');
     expect(new Set(workers.map((l) => l.pid)).size).toBe(2);
+    // the primary listens, the workers do not
+    expect(
+      logLines(s.output())
+        .filter((l) => l.event === 'listening')
+        .map((l) => l.pid),
+    ).toEqual([s.child.pid]);
     // server.singleThreadedGc and the helper pool (a share of the cores): on the workers' command line,
     // not on the primary's
     const commandLine = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');

@@ -36,7 +36,7 @@ describe('API keys', () => {
         );
         answers.push(JSON.stringify(gql.body));
       }
-      answers.push(await (await t.get('/metrics', { key: null })).text());
+      answers.push(await t.services.metrics.exposition());
       const everything = answers.join('\n') + JSON.stringify(t.logs);
       expect(t.logs.some((l) => l.event === 'request' && l.status === 401)).toBe(true);
       expect(t.logs.some((l) => l.event === 'request' && l.status === 429)).toBe(true);

@@ -40,15 +40,18 @@ describe('the unkeyed budget', () => {
     expect((await openapi.json()).ok).toBe(false);
     expect((await t.get('/graphql', { key: null, headers: { accept: 'text/html' } })).status).toBe(429);
 
-    const metrics = await (await t.get('/metrics', { key: null })).text();
+    const metrics = await t.services.metrics.exposition();
     expect(metrics).toMatch(/netdiag_unkeyed_refused_total\{surface="graphql"\} 2/);
   });
 
   it('never counts liveness, readiness, metrics or requests with a valid key', async () => {
-    const t = await app();
+    // /metrics is served on the API port only with a token (docs/operations.md "Metrics")
+    const metricsToken = 'metrics-token-0123456789';
+    const t = await app({ metrics: { token: metricsToken } });
+    const headers = { authorization: `Bearer ${metricsToken}` };
     for (let i = 0; i < 10; i++) {
       for (const path of ['/healthz', '/readyz', '/metrics'])
-        expect((await t.get(path, { key: null })).status, path).toBe(200);
+        expect((await t.get(path, { key: null, headers })).status, path).toBe(200);
       expect((await graphql(t, '{ ipInfo(target: "8.8.8.8") { asn } }')).status).toBe(200);
     }
     expect((await graphql(t, INTROSPECT, {}, { key: null })).status).toBe(200);

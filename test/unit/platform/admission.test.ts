@@ -74,6 +74,8 @@ describe('admission control', () => {
   it('sheds at once while the event loop runs late, and says so for readiness', async () => {
     const loop = sensor(250);
     const admission = createAdmission(settings, loop);
+    // a check in flight: the late loop is the admitted work's (test/unit/platform/admission-loop.test.ts)
+    expect(isRefusal(await admission.admit('running'))).toBe(false);
     expect(await admission.admit(null)).toMatchObject({ status: 503, reason: 'event-loop' });
     expect(admission.overload()).toMatch(/event loop runs 250 ms late/);
     loop.delay = 20;
