@@ -15,6 +15,9 @@ import type { SecureVersion } from 'node:tls';
 import { probeTcpPort, type TcpPortProbeResult } from '../probes/tcp/connect.js';
 import { tlsHandshake, type TlsHandshakeResult } from '../probes/tls/prober.js';
 import type { ConnectionSettings } from '../probes/tls/settings.js';
+import type { ClientHelloSpec } from '../probes/tls/client-hello.js';
+import { probeServerHello, type HelloProbeResult } from '../probes/tls/hello-probe.js';
+import { trustAnchors, verifyChain, type ChainVerdict } from '../probes/tls/chain-verify.js';
 
 export interface TlsQuestion {
   /** an address the target guard returned */
@@ -27,6 +30,20 @@ export interface TlsQuestion {
   readonly maxVersion?: SecureVersion;
   /** ALPN protocols to offer, in order; none when absent */
   readonly alpn?: readonly string[];
+  /** OpenSSL cipher list (tls-rating offers one suite at a time); default the prober's */
+  readonly ciphers?: string;
+  /** key-exchange groups to offer, OpenSSL names joined by ":"; default Node's */
+  readonly groups?: string;
+  /** the target as the caller named it, for a refusal message; not part of the question */
+  readonly target: string;
+}
+
+/** A hand-built ClientHello whose ServerHello is read and the connection closed (src/probes/tls/hello-probe.ts). */
+export interface TlsHelloQuestion {
+  /** an address the target guard returned */
+  readonly ip: string;
+  readonly port: number;
+  readonly hello: ClientHelloSpec;
   /** the target as the caller named it, for a refusal message; not part of the question */
   readonly target: string;
 }
@@ -44,11 +61,29 @@ export interface ConnectionLoaders {
   tlsHandshake(question: TlsQuestion): Promise<TlsHandshakeResult>;
   /** one TCP connection attempt (port-checker); rejects with ProbeError, or the guard's TargetRefusedError */
   tcpProbe(question: TcpQuestion): Promise<TcpPortProbeResult>;
+  /** one hand-built ClientHello (tls-rating); rejects with TlsProbeError, or the guard's TargetRefusedError */
+  tlsHello(question: TlsHelloQuestion): Promise<HelloProbeResult>;
+  /** whether a chain (leaf first, DER) reaches one of the service's trust anchors now (no I/O) */
+  verifyChain(chain: readonly Buffer[], now: Date): ChainVerdict;
 }
 
 /** The identity of a handshake: everything that can change what the server answers. */
 export function tlsQuestionKey(q: TlsQuestion): string {
-  return [q.ip, q.port, q.servername ?? '', q.minVersion ?? '', q.maxVersion ?? '', (q.alpn ?? []).join(',')].join('|');
+  return [
+    q.ip,
+    q.port,
+    q.servername ?? '',
+    q.minVersion ?? '',
+    q.maxVersion ?? '',
+    (q.alpn ?? []).join(','),
+    q.ciphers ?? '',
+    q.groups ?? '',
+  ].join('|');
+}
+
+export function tlsHelloQuestionKey(q: TlsHelloQuestion): string {
+  const { version, cipherSuites, servername, groups } = q.hello;
+  return [q.ip, q.port, version, cipherSuites.join(','), servername ?? '', (groups ?? []).join(',')].join('|');
 }
 
 export function tcpQuestionKey(q: TcpQuestion): string {
@@ -77,6 +112,8 @@ export function createConnectionLoaders(
           ...(q.minVersion ? { minVersion: q.minVersion } : {}),
           ...(q.maxVersion ? { maxVersion: q.maxVersion } : {}),
           ...(q.alpn ? { alpn: q.alpn } : {}),
+          ...(q.ciphers ? { ciphers: q.ciphers } : {}),
+          ...(q.groups ? { ecdhCurve: q.groups } : {}),
           timeoutMs: settings.connectTimeoutMs,
           handshakeTimeoutMs: settings.handshakeTimeoutMs,
           signal,
@@ -103,8 +140,25 @@ export function createConnectionLoaders(
       ),
     tcpQuestionKey,
   );
+  const hellos = connectionLoader<TlsHelloQuestion, HelloProbeResult>(
+    (q) =>
+      observe('tls', () =>
+        probeServerHello({
+          ip: q.ip,
+          port: q.port,
+          hello: q.hello,
+          timeoutMs: settings.connectTimeoutMs,
+          handshakeTimeoutMs: settings.handshakeTimeoutMs,
+          signal,
+          assertRemote: (remoteAddress) => assertAllowed(remoteAddress, q.target),
+        }),
+      ),
+    tlsHelloQuestionKey,
+  );
   return {
     tlsHandshake: (question) => handshakes.load(question),
     tcpProbe: (question) => ports.load(question),
+    tlsHello: (question) => hellos.load(question),
+    verifyChain: (chain, now) => verifyChain(chain, trustAnchors(settings.tlsCa), now),
   };
 }

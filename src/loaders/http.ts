@@ -22,9 +22,11 @@ import { requestKey } from '../probes/http/redirects.js';
  * What of the final response's body a fetch reads:
  * - `false`: nothing (headers, status and redirects only; the body is never read);
  * - `'head'`: an HTML (or untyped) body up to the end of its head (`</head>` or `<body>`),
- *   at most `http.maxBodyBytes` bytes, for the tags of the head (open-graph-checker).
+ *   at most `http.maxBodyBytes` bytes, for the tags of the head (open-graph-checker);
+ * - `'document'`: an HTML (or untyped) body whole, at most `http.maxBodyBytes` bytes (http-rating's
+ *   scripts and metas, which may stand anywhere in the document).
  */
-export type FetchBodyMode = false | 'head';
+export type FetchBodyMode = false | 'head' | 'document';
 
 /**
  * A document fetched as a mail policy check reads it (MTA-STS policy, BIMI SVG): redirects are not
@@ -55,6 +57,12 @@ export interface HttpLoaders {
    * redirect is the result itself (`redirectLimitReached`). Rejects as `fetch` does.
    */
   fetchDocument(url: URL, options: DocumentFetchOptions): Promise<FetchResult>;
+  /**
+   * One guarded CORS preflight (Fetch §4.8: OPTIONS with `Origin` and `Access-Control-Request-Method: GET`)
+   * with redirects followed as `fetch` follows them, the body not read; once per request per (URL, origin).
+   * Rejects as `fetch` does.
+   */
+  preflight(url: URL, origin: string): Promise<FetchResult>;
 }
 
 export interface HttpLoaderDependencies {
@@ -84,9 +92,14 @@ export function createHttpLoaders(deps: HttpLoaderDependencies): HttpLoaders {
     (q: { url: URL; maxBytes: number }) => observe('http', () => fetchDocumentOnce(q, deps)),
     (q) => `document ${q.maxBytes} ${requestKey(q.url)}`,
   );
+  const preflights = createRequestLoader(
+    (q: { url: URL; origin: string }) => observe('http', () => preflightOnce(q, deps)),
+    (q) => `preflight ${q.origin} ${requestKey(q.url)}`,
+  );
   return {
     fetch: (url, options) => fetches.load({ url, readBody: options.readBody }),
     fetchDocument: (url, options) => documents.load({ url, maxBytes: options.maxBytes }),
+    preflight: (url, origin) => preflights.load({ url, origin }),
   };
 }
 
@@ -94,9 +107,19 @@ function fetchOnce(question: HttpFetchQuestion, deps: HttpLoaderDependencies): P
   return fetchWith(deps, question.url, {
     maxRedirects: deps.http.maxRedirects,
     maxBodyBytes: deps.http.maxBodyBytes,
-    readBody: question.readBody === 'head' ? 'html' : false,
+    readBody: question.readBody === false ? false : 'html',
     // A fresh detector per fetch: it keeps the tokeniser's state across chunks.
     ...(question.readBody === 'head' ? { stopWhen: createHeadEndDetector() } : {}),
+  });
+}
+
+function preflightOnce(question: { url: URL; origin: string }, deps: HttpLoaderDependencies): Promise<FetchResult> {
+  return fetchWith(deps, question.url, {
+    maxRedirects: deps.http.maxRedirects,
+    maxBodyBytes: deps.http.maxBodyBytes,
+    readBody: false,
+    method: 'OPTIONS',
+    requestHeaders: { origin: question.origin, 'access-control-request-method': 'GET' },
   });
 }
 
@@ -114,7 +137,10 @@ function fetchDocumentOnce(question: { url: URL; maxBytes: number }, deps: HttpL
 function fetchWith(
   deps: HttpLoaderDependencies,
   url: URL,
-  options: Pick<FetchOptions, 'maxRedirects' | 'maxBodyBytes' | 'readBody' | 'stopWhen' | 'acceptEncoding'>,
+  options: Pick<
+    FetchOptions,
+    'maxRedirects' | 'maxBodyBytes' | 'readBody' | 'stopWhen' | 'acceptEncoding' | 'method' | 'requestHeaders'
+  >,
 ): Promise<FetchResult> {
   const { http, connections } = deps;
   return fetchGuarded({

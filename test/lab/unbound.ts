@@ -64,12 +64,26 @@ export interface StubZone {
   server: HostPort;
 }
 
-/** Serves `zones` authoritatively; refuses everything else. */
-export async function startUnboundAuthoritative(dir: string, zones: readonly AuthZone[]): Promise<UnboundServer> {
+/** Where an authoritative server listens when a lab needs several on one port (one loopback address each). */
+export interface ListenAt {
+  readonly host: string;
+  readonly port: number;
+  /** names its configuration file, unique within `dir` */
+  readonly role: string;
+}
+
+/** Serves `zones` authoritatively; refuses everything else. On a free port of 127.0.0.1 unless `at` says where. */
+export async function startUnboundAuthoritative(
+  dir: string,
+  zones: readonly AuthZone[],
+  at?: ListenAt,
+): Promise<UnboundServer> {
   const [first] = zones;
   if (first === undefined) throw new Error('an authoritative unbound needs at least one zone');
+  // refuse every name outside the zones, unless the root itself is served (a lab with its own root zone)
+  const servesRoot = zones.some((z) => fqdn(z.name) === '.');
   const body = [
-    '  local-zone: "." refuse',
+    ...(servesRoot ? [] : ['  local-zone: "." refuse']),
     ...zones.map((z) => `  local-zone: "${fqdn(z.name)}" transparent`),
     ...zones.flatMap((z) => [
       'auth-zone:',
@@ -80,7 +94,9 @@ export async function startUnboundAuthoritative(dir: string, zones: readonly Aut
       '  fallback-enabled: no',
     ]),
   ];
-  return startUnbound(dir, 'authoritative', body, { name: first.name, recursionDesired: false });
+  const probe = { name: first.name, recursionDesired: false };
+  if (at) return startUnboundOnce(dir, at.role, body, probe, at.port, at.host);
+  return startUnbound(dir, 'authoritative', body, probe);
 }
 
 /** A validating resolver with `trustAnchors` (DS records in presentation format) and stub zones. */
@@ -143,6 +159,7 @@ async function startUnboundOnce(
   serverAndZones: readonly string[],
   probe: { name: string; recursionDesired: boolean },
   port: number,
+  host = HOST,
 ): Promise<UnboundServer> {
   const program = findProgram('unbound');
   if (program === null) throw new Error('unbound is not installed (Debian package "unbound")');
@@ -152,7 +169,7 @@ async function startUnboundOnce(
     config,
     [
       'server:',
-      `  interface: ${HOST}`,
+      `  interface: ${host}`,
       `  port: ${port}`,
       '  do-ip6: no',
       '  num-threads: 1',
@@ -183,7 +200,7 @@ async function startUnboundOnce(
   child.once('error', (e) => collect(Buffer.from(`spawn error: ${e.message}\n`)));
 
   const server: UnboundServer = {
-    address: { host: HOST, port },
+    address: { host, port },
     log: () => log,
     close: () => stop(child, exited),
   };
@@ -218,7 +235,7 @@ async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
 }
 
 /** A port free for both UDP and TCP on loopback right now (unbound binds both). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await portFreeForBoth();

@@ -2,7 +2,8 @@
  * The client SecureContexts of the handshakes, made once per setting instead of once per connection.
  *
  * tls.connect without a `secureContext` builds one for every connection (an OpenSSL SSL_CTX with its
- * cipher list and trust store): on the load mix that was about 3.5 % of a worker's CPU. A context holds
+ * cipher list and trust store): a measurable share of a worker's CPU on the load mix
+ * (docs/performance.md "Measured reasons behind design choices"). A context holds
  * no session of its own: Node's contexts keep no internal session cache (SSL_SESS_CACHE_NO_INTERNAL),
  * so a client resumes only a session it is handed, and every probe stays a full handshake (a test
  * checks it on the server's side).
@@ -16,14 +17,15 @@ export interface ClientContextOptions {
   readonly minVersion?: tls.SecureVersion;
   readonly maxVersion?: tls.SecureVersion;
   readonly ciphers?: string;
+  readonly ecdhCurve?: string;
   readonly ca?: string | Buffer | readonly (string | Buffer)[];
 }
 
 /**
- * Settings come from configuration and the protocol pins (a handful); a bound keeps a caller that varies
- * them from growing the maps without end.
+ * Settings come from configuration, the protocol pins and tls-rating's one-suite and one-group offers
+ * (a few hundred at most); a bound keeps a caller that varies them from growing the maps without end.
  */
-const MAX_CONTEXTS = 64;
+const MAX_CONTEXTS = 256;
 /**
  * By CA value first: the configured CA is one string, Buffer or array for the life of the process, so
  * it is found by identity (or a string's cached hash) without joining a bundle's text per handshake.
@@ -33,7 +35,7 @@ let count = 0;
 
 /** The shared context of these settings; throws as tls.createSecureContext does (a bad cipher list or CA). */
 export function clientSecureContext(options: ClientContextOptions): tls.SecureContext {
-  const key = `${options.minVersion ?? ''}|${options.maxVersion ?? ''}|${options.ciphers ?? ''}`;
+  const key = `${options.minVersion ?? ''}|${options.maxVersion ?? ''}|${options.ciphers ?? ''}|${options.ecdhCurve ?? ''}`;
   let contexts = contextsByCa.get(options.ca);
   let context = contexts?.get(key);
   if (!context) {
@@ -41,6 +43,7 @@ export function clientSecureContext(options: ClientContextOptions): tls.SecureCo
       ...(options.minVersion ? { minVersion: options.minVersion } : {}),
       ...(options.maxVersion ? { maxVersion: options.maxVersion } : {}),
       ...(options.ciphers ? { ciphers: options.ciphers } : {}),
+      ...(options.ecdhCurve ? { ecdhCurve: options.ecdhCurve } : {}),
       ...(options.ca !== undefined ? { ca: options.ca as string | Buffer | (string | Buffer)[] } : {}),
     });
     if (count >= MAX_CONTEXTS) {

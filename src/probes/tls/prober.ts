@@ -44,6 +44,8 @@ export interface TlsHandshakeOptions {
   readonly ca?: string | Buffer | readonly (string | Buffer)[];
   /** OpenSSL cipher list; default legacyAwareCiphers(minVersion) */
   readonly ciphers?: string;
+  /** the key-exchange groups to offer, OpenSSL names joined by ":" ("X25519:P-256"); default Node's */
+  readonly ecdhCurve?: string;
   /** called with socket.remoteAddress right after the TCP connect, before any TLS byte is sent; throw to stop */
   readonly assertRemote?: (remoteAddress: string) => void;
   /** sent inside TLS once the handshake completed, before closing (SMTP: "QUIT\r\n", RFC 5321 §4.1.1.10) */
@@ -82,6 +84,16 @@ export interface TlsHandshakeResult extends HandshakeFacts {
   readonly remoteAddress: string;
   /** whether SNI was sent */
   readonly sniSent: boolean;
+  /** the IANA name of the negotiated suite ("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256") */
+  readonly cipherStandardName?: string;
+  /** the ephemeral key exchange as Node's getEphemeralKeyInfo() gives it (type ECDH with the curve's name, or DH with the group's size); null for none (RSA key transport) */
+  readonly ephemeralKey?: EphemeralKey | null;
+}
+
+export interface EphemeralKey {
+  readonly type: string;
+  readonly name: string | null;
+  readonly size: number;
 }
 
 export type TlsProbePhase = 'tcp' | 'handshake';
@@ -273,6 +285,7 @@ function runHandshake(
       ...(opts.minVersion ? { minVersion: opts.minVersion } : {}),
       ...(opts.maxVersion ? { maxVersion: opts.maxVersion } : {}),
       ...(ciphers ? { ciphers } : {}),
+      ...(opts.ecdhCurve ? { ecdhCurve: opts.ecdhCurve } : {}),
       ...(opts.alpn ? { ALPNProtocols: [...opts.alpn] } : {}),
       ...(opts.ca !== undefined ? { ca: opts.ca as string | Buffer | (string | Buffer)[] } : {}),
       // Chain and name are judged apart (src/checks/tls/certificate.ts), so the
@@ -319,6 +332,8 @@ function runHandshake(
         totalMs: elapsedSince(start),
         remoteAddress,
         sniSent: sni !== null,
+        cipherStandardName: tlsSocket.getCipher().standardName,
+        ephemeralKey: ephemeralKeyOf(tlsSocket),
       };
     } finally {
       // `farewell`: the last words inside TLS, then close; a peer that does not close its side is cut
@@ -335,6 +350,13 @@ function runHandshake(
       }
     }
   });
+}
+
+/** Node gives `{}` when the key exchange had no ephemeral key (RSA key transport). */
+function ephemeralKeyOf(socket: tls.TLSSocket): EphemeralKey | null {
+  const info = socket.getEphemeralKeyInfo() as { type?: string; name?: string; size?: number } | null;
+  if (!info || info.type === undefined || info.size === undefined) return null;
+  return { type: info.type, name: info.name ?? null, size: info.size };
 }
 
 /**
