@@ -24,4 +24,4 @@ EXPOSE 8080
 # if that network is shared), and never publish that port. /healthz is answered by the primary process.
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:8080/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 # --max-semi-space-size, --v8-pool-size: docs/operations.md "Under load" (the same flags as `npm start`)
-CMD ["node", "--max-semi-space-size=8", "--v8-pool-size=2", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--v8-pool-size=2", "--heap-growing-percent=30", "dist/main.js"]

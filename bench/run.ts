@@ -5,19 +5,27 @@
 import { benchAbuse } from './abuse.js';
 import { benchLoadMix } from './load-mix.js';
 import { benchDnsLookup } from './dns.js';
+import { benchDnssecChain } from './dnssec-chain.js';
 import { benchMailhealth } from './mailhealth.js';
 import { benchMyIp } from './my-ip.js';
 import { benchParsers } from './parsers.js';
 import { benchStartup } from './startup.js';
 import { benchPropagation } from './propagation.js';
 import { benchTlsConfiguration } from './tls-configuration.js';
+import { benchTlsRating } from './tls-rating.js';
+import { benchHttpRating } from './http-rating.js';
+import { benchJobs } from './jobs.js';
 
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);
 
 await benchMyIp(durationMs);
 await benchDnsLookup();
 await benchPropagation();
+await benchDnssecChain();
 await benchTlsConfiguration();
+await benchTlsRating();
+await benchHttpRating();
+await benchJobs();
 await benchMailhealth();
 await benchAbuse();
 await benchParsers();

@@ -67,6 +67,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dnssec-chain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * dnssec-chain (5 credits)
+         * @description The DNSSEC chain of trust of a name, link by link, verified by netdiag itself (REST: dnssec-chain): DS and DNSKEY of every zone cut from the trust anchor down, every RRSIG, DS digest and NSEC/NSEC3 denial, asked with DO and CD (config dnssec.source). `brokenLink` names the first link that fails and why. `type` (default A): A AAAA MX TXT NS SOA CNAME DS DNSKEY TLSA.
+         *
+         *     Costs 5 credits. GraphQL field: `dnssecChain`.
+         */
+        get: operations["dnssecChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dnssec-test": {
         parameters: {
             query?: never;
@@ -309,6 +331,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/http-rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * http-rating (5 credits)
+         * @description The MDN HTTP Observatory's grade (A+ … F) of a site's HTTP security (REST: http-rating). Its ten tests as npm @mdn/mdn-http-observatory 1.4.8 runs them (algorithm version 4: the same test and result names, score modifiers and grade chart) over the first response of https://host/, the http://host/ redirect chain, a CORS preflight and the HTML document, fetched concurrently through the target guard. An answer other than 2xx, 3xx, 401 or 403 is not graded (grade null, error says why).
+         *
+         *     Costs 5 credits. GraphQL field: `httpRating`.
+         */
+        get: operations["httpRating"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/open-graph-checker": {
         parameters: {
             query?: never;
@@ -340,7 +384,7 @@ export interface paths {
         };
         /**
          * ssl-checker (3 credits)
-         * @description The certificate a server presents for `domain` (TLS with SNI, REST: ssl-checker, port 443). A certificate problem is a status, not an error; a failed handshake is a 502 (504 when it times out). Private and internal addresses are refused.
+         * @description The certificate a server presents for `domain` (TLS with SNI, REST: ssl-checker). `domain` is a hostname or an https URL (reduced to its host; an explicit port in the URL is the port tested, else 443). A certificate problem is a status, not an error; a failed handshake is a 502 (504 when it times out). Private and internal addresses are refused.
          *
          *     Costs 3 credits. GraphQL field: `sslChecker`.
          */
@@ -367,6 +411,28 @@ export interface paths {
          *     Costs 4 credits. GraphQL field: `tlsConfiguration`.
          */
         get: operations["tlsConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tls-rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * tls-rating (10 credits)
+         * @description A graded TLS configuration (REST: tls-rating): every version and every cipher suite the server accepts (each suite of a family the server takes offered on its own; SSLv3 and the suites this side's TLS library lacks by hand-built ClientHellos), its groups, DH sizes, certificate key and chain, preference and HSTS, graded by the SSL Labs method (caps and warnings named) and judged against Mozilla's guidelines 5.7. `domain` is a hostname or an https URL (an explicit port is the port rated). At most tls.ratingHandshakes connections, tls.ratingConcurrency at once, 30 s (then `partial`). Private and internal addresses are refused.
+         *
+         *     Costs 10 credits. GraphQL field: `tlsRating`.
+         */
+        get: operations["tlsRating"];
         put?: never;
         post?: never;
         delete?: never;
@@ -428,7 +494,7 @@ export interface paths {
         };
         /**
          * asn-lookup (3 credits)
-         * @description AS, AS name, country and continent of an IP address or of a domain's first A record (REST: asn-lookup). A private or reserved address is an input error: it has no public routing data.
+         * @description The autonomous system that announces an IP address, or a domain's first A record (REST: asn-lookup). The answer holds the AS, AS name, country and continent; a private or reserved address is an input error: it has no public routing data.
          *
          *     Costs 3 credits. GraphQL field: `asnLookup`.
          */
@@ -450,7 +516,7 @@ export interface paths {
         };
         /**
          * ip-info (3 credits)
-         * @description AS, AS name, country and continent of an IP address or of a domain's first A record (REST: ip-info). A private or reserved address is an input error: it has no public routing data.
+         * @description Where an IP address, or a domain's first A record, is on the internet: its network and country (REST: ip-info). The answer holds the AS, AS name, country and continent; a private or reserved address is an input error: it has no public routing data.
          *
          *     Costs 3 credits. GraphQL field: `ipInfo`.
          */
@@ -582,11 +648,90 @@ export interface paths {
         };
         /**
          * website-health-check (3 credits)
-         * @description DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression and web ports of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' questions (one fetch, one handshake). A part that fails is that check's error; a refused target is a 400.
+         * @description DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, TLS rating and HTTP security rating of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' questions (one fetch, one handshake, one TLS rating): in one GraphQL operation with tlsRating or httpRating of the same site, the site is rated once. The ratings' details are tls-rating's and http-rating's data. A part that fails is that check's error; a refused target is a 400.
          *
          *     Costs 3 credits. GraphQL field: `websiteHealthCheck`.
          */
         get: operations["websiteHealthCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The key's jobs, newest first (free) */
+        get: operations["listJobs"];
+        put?: never;
+        /**
+         * Submit a job (the tool price × targets)
+         * @description Validates every target, charges the tool's price × targets at once, and queues the job. 1 to 10000 targets; 3 queued or running jobs per key. Body at most 2 MiB.
+         */
+        post: operations["submitJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A job (free) */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        /** Cancel a job (free; items that never ran are refunded) */
+        delete: operations["cancelJob"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finished items in target order (free)
+         * @description One line per finished item: { index, target, ok, status, data | error }, data as the single call's. Kept 72 h after the job ends.
+         */
+        get: operations["jobResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress as server-sent events (free)
+         * @description `progress` at once and at most once a second ({ done, failed, total }), then one `end` (the job). Each event id is the number of finished items; Last-Event-ID resumes.
+         */
+        get: operations["jobEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -699,6 +844,110 @@ export interface components {
             expected: string[];
             /** @enum {string} */
             expectedSource: "authoritative" | "majority";
+        };
+        DnssecChain: {
+            domain: string;
+            type: string;
+            /** @enum {string} */
+            status: "bogus" | "indeterminate" | "insecure" | "secure";
+            /** @description null when secure or insecure; else the first link from the root whose failure decides, with its most specific code. */
+            brokenLink: {
+                zone: string;
+                /** @enum {string} */
+                code: "ALGORITHM_PROHIBITED" | "ALGORITHM_UNSUPPORTED" | "DENIAL_INVALID" | "DENIAL_MISSING" | "DIGEST_PROHIBITED" | "DNSKEY_MISSING" | "DS_DIGEST_MISMATCH" | "DS_NO_MATCHING_DNSKEY" | "INSECURE_DELEGATION_UNPROVEN" | "NO_TRUSTED_DNSKEY" | "RRSIG_EXPIRED" | "RRSIG_INVALID" | "RRSIG_MISSING" | "RRSIG_NOT_YET_VALID" | "SERVER_FAILURE";
+                message: string;
+            } | null;
+            chain: {
+                /** @description The zone apex, "." for the root. */
+                zone: string;
+                /** @enum {string} */
+                status: "bogus" | "indeterminate" | "insecure" | "secure";
+                /** @description The parent's DS records for this zone; for the anchor zone, the trust anchors. */
+                ds: {
+                    keyTag: number;
+                    algorithm: number;
+                    digestType: number;
+                    /** @description Upper-case hex. */
+                    digest: string;
+                    /** @description valid (matches a DNSKEY of the zone) | no-matching-dnskey | invalid-digest (a DNSKEY with that tag and algorithm exists, the digest differs) | unsupported (digest type or algorithm this side cannot check). */
+                    status: string;
+                }[];
+                dnskeys: {
+                    keyTag: number;
+                    algorithm: number;
+                    flags: number;
+                    /** @description Flag bit 15 (Secure Entry Point). */
+                    sep: boolean;
+                    /** @description Flag bit 8 (REVOKE, RFC 5011). */
+                    revoked: boolean;
+                    /** @description RSA modulus bits; the curve size for ECDSA and EdDSA (256, 384, 255, 448); null for other algorithms. */
+                    bits: number | null;
+                    /** @description trusted (a valid DS or anchor points at it) | signed-by-trusted (covered by a valid RRSIG of a trusted key) | unused. */
+                    status: string;
+                }[];
+                /** @description The RRSIGs over the DNSKEY set. */
+                dnskeySignatures: {
+                    keyTag: number;
+                    algorithm: number;
+                    /** @description ISO 8601 UTC. */
+                    inception: string;
+                    /** @description ISO 8601 UTC. */
+                    expiration: string;
+                    /** @description valid | expired | not-yet-valid | invalid-signature | no-matching-key | unsupported-algorithm. */
+                    status: string;
+                }[];
+                errors: {
+                    /** @enum {string} */
+                    code: "ALGORITHM_PROHIBITED" | "ALGORITHM_UNSUPPORTED" | "DENIAL_INVALID" | "DENIAL_MISSING" | "DIGEST_PROHIBITED" | "DNSKEY_MISSING" | "DS_DIGEST_MISMATCH" | "DS_NO_MATCHING_DNSKEY" | "INSECURE_DELEGATION_UNPROVEN" | "NO_TRUSTED_DNSKEY" | "RRSIG_EXPIRED" | "RRSIG_INVALID" | "RRSIG_MISSING" | "RRSIG_NOT_YET_VALID" | "SERVER_FAILURE";
+                    message: string;
+                }[];
+                warnings: {
+                    /** @enum {string} */
+                    code: "ALGORITHM_DEPRECATED" | "DIGEST_SHA1" | "NSEC3_ITERATIONS" | "REVOKED_KEY_IN_USE" | "RRSIG_EXPIRES_SOON";
+                    message: string;
+                }[];
+            }[];
+            answer: {
+                name: string;
+                type: string;
+                /** @description NOERROR or NXDOMAIN; null when the question failed. */
+                rcode: string | null;
+                /** @description The answer section in presentation format, RRSIGs aside. */
+                records: string[];
+                signatures: {
+                    signer: string;
+                    keyTag: number;
+                    algorithm: number;
+                    /** @description ISO 8601 UTC. */
+                    inception: string;
+                    /** @description ISO 8601 UTC. */
+                    expiration: string;
+                    /** @description valid | expired | not-yet-valid | invalid-signature | no-matching-key | unsupported-algorithm. A signature that verifies with a key of a zone that is itself bogus is still valid (the zone's status carries the verdict). */
+                    status: string;
+                }[];
+                /** @enum {string} */
+                status: "bogus" | "indeterminate" | "insecure" | "secure";
+                /** @description For NXDOMAIN or NODATA: the NSEC/NSEC3 proof; null otherwise. */
+                denial: {
+                    /** @description nsec | nsec3. */
+                    kind: string;
+                    /** @description valid | invalid | missing. */
+                    status: string;
+                    /** @description NSEC3 extra iterations. */
+                    iterations: number | null;
+                    /** @description NSEC3: an Opt-Out record took part in the proof. */
+                    optOut: boolean | null;
+                } | null;
+            };
+            /** @description resolver | authoritative (config dnssec.source). */
+            source: string;
+            /** @description DNS questions the chain took. */
+            questions: number;
+            verification: {
+                signaturesVerified: number;
+                /** @description CPU milliseconds spent verifying signatures. */
+                cpuMs: number;
+            };
         };
         DnssecTest: {
             domain: string;
@@ -1045,6 +1294,43 @@ export interface components {
             /** @description The certificate problem of the final https connection (OpenSSL's code, e.g. CERT_HAS_EXPIRED, or ERR_TLS_CERT_ALTNAME_INVALID); the headers are reported anyway. Null when trusted or over http. */
             tlsError: string | null;
         };
+        HttpRating: {
+            /** @description The URL the graded session started from: https://host/ (the path and query of a URL given), or http://host/ when https gave no answer. */
+            url: string;
+            /** @description The URL of the graded response, after redirects. */
+            finalUrl: string;
+            /** @description Status of the graded response. */
+            statusCode: number;
+            /** @description The Observatory's algorithm version: 4. */
+            algorithmVersion: number;
+            /** @description 100 plus every modifier (bonuses only from 90 up), never below 0; may pass 100. Null when not graded. */
+            score: number | null;
+            /** @description A+ … F from the score (steps of 5: 100 A+, 90 A, 85 A-, 80 B+, …, below 25 F). Null when not graded. */
+            grade: string | null;
+            testsPassed: number | null;
+            testsFailed: number | null;
+            /** @description 10; null when not graded. */
+            testsQuantity: number | null;
+            /** @description The ten tests in alphabetical order; empty when not graded. */
+            tests: {
+                /** @description The test: content-security-policy, cookies, cross-origin-resource-sharing, cross-origin-resource-policy, redirection, referrer-policy, strict-transport-security, subresource-integrity, x-content-type-options or x-frame-options. */
+                name: string;
+                /** @description Whether the Observatory counts the result as a pass. */
+                pass: boolean;
+                /** @description The result as the Observatory spells it, e.g. csp-not-implemented, hsts-preloaded. */
+                result: string;
+                /** @description Added to the score of 100; bonuses (positive) count only when the score without them is at least 90. */
+                scoreModifier: number;
+                /** @description The Observatory's description of the result, as text. */
+                description: string;
+            }[];
+            /** @description Why the answer was not graded (a status other than 2xx, 3xx, 401 or 403); null when graded. */
+            error: string | null;
+            /** @description Why the session from https:// gave no answer (the http session is then graded); null when it answered. */
+            httpsError: string | null;
+            /** @description Why the session from http:// gave no answer (redirection then needs none); null when it answered. */
+            httpError: string | null;
+        };
         OpenGraphChecker: {
             requestedUrl: string;
             /** @description The URL of the final response, after redirects. */
@@ -1188,6 +1474,97 @@ export interface components {
             /** @description Why the main handshake failed; null when it completed. */
             connectionError: string | null;
         };
+        TlsRating: {
+            host: string;
+            /** @description The address rated: the first IPv4 address, else the first IPv6 address. */
+            ip: string;
+            port: number;
+            durationMs: number;
+            /** @description True when the rating's bounds (handshakes, 30 s) stopped the enumeration: what was learnt is graded. */
+            partial: boolean;
+            /** @description Connections made (TLS handshakes and hand-built hellos). */
+            handshakes: number;
+            protocols: {
+                /** @description SSLv3, TLSv1, TLSv1.1, TLSv1.2 or TLSv1.3. */
+                version: string;
+                /** @description "supported", "not-supported" (the server refused it or chose another version), or "unable-to-test" (this side cannot offer it, or no clean answer; `note` says why). */
+                result: string;
+                note: string | null;
+            }[];
+            cipherSuites: {
+                version: string;
+                /** @description IANA name, e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256. */
+                name: string;
+                /** @description Symmetric strength (3DES counts 112, NULL 0). */
+                bits: number;
+                /** @description ECDHE, DHE, RSA, PSK, anonymous or TLS1.3. */
+                keyExchange: string;
+                /** @description RSA, ECDSA, DSS, none; for TLS 1.3 suites the certificate key type. */
+                authentication: string;
+                forwardSecrecy: boolean;
+                aead: boolean;
+            }[];
+            preferred: {
+                version: string;
+                name: string;
+            }[];
+            /** @description True when the server picks by its own order, false when it follows the client, null with fewer than two suites. */
+            serverOrder: boolean | null;
+            /** @description Key-exchange groups accepted (x25519, secp256r1, ffdhe2048, …). */
+            groups: string[];
+            /** @description Whether X25519MLKEM768 is accepted; null when this side cannot offer it. */
+            postQuantum: boolean | null;
+            /** @description Smallest DH group of an accepted DHE suite. */
+            dhBits: number | null;
+            /** @description Null when no handshake completed. */
+            certificate: {
+                /** @description RSA, EC, Ed25519, … */
+                keyType: string;
+                keyBits: number;
+                signatureAlgorithm: string;
+                /** @description The server sent what is needed to reach a trust anchor (false when AIA had to complete it). */
+                chainComplete: boolean;
+                /** @description Judged on the chain after AIA completion. One of, the first that applies: "expired" (the leaf's notAfter is past, or the verified chain holds an expired certificate); "not-yet-valid" (the leaf's notBefore is in the future); "hostname-mismatch" (the certificate is not issued for the domain, RFC 6125 rules: wildcard in the left-most label only, CN only without DNS SANs); "untrusted" (the chain does not lead to a root of the service's trust store: self-signed, missing intermediate, unknown CA); "valid" (none of these). */
+                status: string;
+            } | null;
+            /** @description From GET https://host[:port]/ (no redirect followed); null when that fails. */
+            hsts: {
+                present: boolean;
+                /** @description Seconds; null without a max-age directive. */
+                maxAge: number | null;
+            } | null;
+            grade: {
+                /** @description A+, A, A-, B, C, D, E, F, T (not trusted) or M (name mismatch). */
+                letter: string;
+                letterIgnoringTrust: string;
+                score: number;
+                protocolScore: number;
+                keyExchangeScore: number;
+                cipherScore: number;
+                caps: {
+                    /** @description grades.md step 4, e.g. sweet32, tls10, incomplete-chain. */
+                    code: string;
+                    /** @description The highest letter it allows: B, C or F. */
+                    cap: string;
+                    reason: string;
+                }[];
+                warnings: {
+                    /** @description no-tls13 or hsts-short. */
+                    code: string;
+                    reason: string;
+                }[];
+            };
+            ratingGuide: string;
+            mozilla: {
+                /** @description The strictest satisfied of modern, intermediate, old; else none. */
+                profile: string;
+                violations: {
+                    modern: string[];
+                    intermediate: string[];
+                    old: string[];
+                };
+            };
+        };
         AbuseContact: {
             /** @description The name asked about, in A-labels. */
             domain: string;
@@ -1248,10 +1625,10 @@ export interface components {
             country: string;
             continentCode: string;
             continent: string;
-            /** @description The domain that was resolved (its first A record), or null when the target was an IP. */
-            resolvedFrom: string | null;
             /** @description Why the live provider could not answer, when these facts therefore come from the database. */
             liveError: string | null;
+            /** @description The domain that was resolved (its first A record), or null when the target was an IP. */
+            resolvedFrom: string | null;
         };
         MyIp: {
             /** @description Public source address (IPv4-mapped IPv6 reported as IPv4). */
@@ -1346,6 +1723,8 @@ export interface components {
                 summary: string;
                 /** @description Why the check could not run (status error); null otherwise. */
                 error: string | null;
+                /** @description The MX host this check is about (starttls and dane, whose label names it too); null for the checks of the domain. */
+                host: string | null;
                 details: {
                     /** @description The 10 best MX hosts at most, sorted by priority, lowest first (ties by name). */
                     hosts: {
@@ -1432,174 +1811,149 @@ export interface components {
                     omittedExchanges: number | null;
                     /** @description Addresses beyond the first 4 of an MX host, not asked about. */
                     omittedAddresses: number | null;
-                } | {
-                    /** @description mta-sts's data. */
-                    mtaSts: {
-                        domain: string;
-                        /** @description A TXT record beginning with v=STSv1 exists at _mta-sts.<domain>. */
-                        found: boolean;
-                        /** @description The record that applies; "" when none (no record, or several). */
-                        record: string;
-                        /** @description The record's id= (senders refetch the policy when it changes); "" when none. */
-                        id: string;
-                        /** @description https://mta-sts.<domain>/.well-known/mta-sts.txt */
-                        policyUrl: string;
-                        /** @description Null when not fetched, or not a complete valid policy (errors say why). */
-                        policy: {
-                            /** @description "STSv1". */
-                            version: string;
-                            /** @description "enforce", "testing" or "none". */
-                            mode: string;
-                            /** @description The mx patterns as written ("mx.example.com", "*.example.net"). */
-                            mx: string[];
-                            /** @description max_age, seconds. */
-                            maxAge: number;
-                        } | null;
-                        fetch: {
-                            /** @description HTTP status of the policy response; null when none came. */
-                            status: number | null;
-                            /** @description Why the policy could not be used as fetched (no answer, a redirect, a certificate not valid for mta-sts.<domain>, not text/plain, over 64 KiB); null when it could. */
-                            error: string | null;
+                } | ({
+                    domain: string;
+                    /** @description A TXT record beginning with v=STSv1 exists at _mta-sts.<domain>. */
+                    found: boolean;
+                    /** @description The record that applies; "" when none (no record, or several). */
+                    record: string;
+                    /** @description The record's id= (senders refetch the policy when it changes); "" when none. */
+                    id: string;
+                    /** @description https://mta-sts.<domain>/.well-known/mta-sts.txt */
+                    policyUrl: string;
+                    /** @description Null when not fetched, or not a complete valid policy (errors say why). */
+                    policy: {
+                        /** @description "STSv1". */
+                        version: string;
+                        /** @description "enforce", "testing" or "none". */
+                        mode: string;
+                        /** @description The mx patterns as written ("mx.example.com", "*.example.net"). */
+                        mx: string[];
+                        /** @description max_age, seconds. */
+                        maxAge: number;
+                    } | null;
+                    fetch: {
+                        /** @description HTTP status of the policy response; null when none came. */
+                        status: number | null;
+                        /** @description Why the policy could not be used as fetched (no answer, a redirect, a certificate not valid for mta-sts.<domain>, not text/plain, over 64 KiB); null when it could. */
+                        error: string | null;
+                    };
+                    /** @description The MX hosts of the domain (the 10 best by priority) against the policy's patterns; [] without a valid policy. */
+                    mxMatches: {
+                        /** @description An MX host of the domain. */
+                        exchange: string;
+                        /** @description A policy mx pattern matches it (RFC 8461 §4.1: "*." matches exactly one left-most label). */
+                        matches: boolean;
+                    }[];
+                    /** @description MX hosts beyond the 10 best by priority, not matched against the policy. */
+                    omittedExchanges: number;
+                    /** @description "enforce", "testing" or "none" (the valid policy's mode); "not-configured" (no v=STSv1 record); "invalid" (a record, but no usable policy: several records, a bad record, the fetch failed, a certificate not valid for mta-sts.<domain>, a syntax error, or an MX host not matched under enforce). */
+                    status: string;
+                    errors: string[];
+                    /** @description Remarks that do not make the policy unusable: max_age under a week, an MX host not matched in testing mode. */
+                    warnings: string[];
+                } | null) | ({
+                    domain: string;
+                    /** @description A TXT record beginning with v=TLSRPTv1 exists at _smtp._tls.<domain>. */
+                    found: boolean;
+                    /** @description The record that applies; "" when none (no record, or several). */
+                    record: string;
+                    /** @description Several TLS-RPT records: none applies (RFC 8460 §3). */
+                    multiple: boolean;
+                    /** @description The rua= URIs (mailto: or https:) as written. */
+                    rua: string[];
+                    /** @description Exactly one record, with a rua= and nothing invalid. */
+                    valid: boolean;
+                    errors: string[];
+                } | null) | ({
+                    /** @description The host as asked (lower case, no trailing dot). */
+                    host: string;
+                    /** @description The address talked to: the first IPv4 address, else the first IPv6. */
+                    ip: string;
+                    port: number;
+                    /** @description The text of the 220 greeting; "" when none came. */
+                    banner: string;
+                    /** @description The extension lines of the EHLO reply before STARTTLS, as sent (e.g. "STARTTLS", "SIZE 10240000"). */
+                    ehlo: string[];
+                    /** @description "offered" or "not-offered" (in the EHLO reply). */
+                    starttls: string;
+                    /** @description Null when no handshake completed. */
+                    tls: {
+                        /** @description e.g. "TLSv1.3". */
+                        version: string;
+                        /** @description OpenSSL name of the negotiated cipher suite. */
+                        cipher: string;
+                        certificate: {
+                            /** @description The leaf's CN, or its O when it has no CN. */
+                            subject: string | null;
+                            issuer: string | null;
+                            /** @description notAfter, ISO 8601 UTC. */
+                            validTo: string;
+                            daysRemaining: number;
+                            /** @description As ssl-checker: "valid", "expired", "not-yet-valid", "hostname-mismatch" (not issued for the host; for an IP literal, no matching IP SAN) or "untrusted". */
+                            status: string;
                         };
-                        /** @description The MX hosts of the domain (the 10 best by priority) against the policy's patterns; [] without a valid policy. */
-                        mxMatches: {
-                            /** @description An MX host of the domain. */
-                            exchange: string;
-                            /** @description A policy mx pattern matches it (RFC 8461 §4.1: "*." matches exactly one left-most label). */
-                            matches: boolean;
-                        }[];
-                        /** @description MX hosts beyond the 10 best by priority, not matched against the policy. */
-                        omittedExchanges: number;
-                        /** @description "enforce", "testing" or "none" (the valid policy's mode); "not-configured" (no v=STSv1 record); "invalid" (a record, but no usable policy: several records, a bad record, the fetch failed, a certificate not valid for mta-sts.<domain>, a syntax error, or an MX host not matched under enforce). */
-                        status: string;
-                        errors: string[];
-                        /** @description Remarks that do not make the policy unusable: max_age under a week, an MX host not matched in testing mode. */
-                        warnings: string[];
                     } | null;
-                } | {
-                    /** @description tls-rpt's data. */
-                    tlsRpt: {
-                        domain: string;
-                        /** @description A TXT record beginning with v=TLSRPTv1 exists at _smtp._tls.<domain>. */
-                        found: boolean;
-                        /** @description The record that applies; "" when none (no record, or several). */
-                        record: string;
-                        /** @description Several TLS-RPT records: none applies (RFC 8460 §3). */
-                        multiple: boolean;
-                        /** @description The rua= URIs (mailto: or https:) as written. */
-                        rua: string[];
-                        /** @description Exactly one record, with a rua= and nothing invalid. */
-                        valid: boolean;
-                        errors: string[];
-                    } | null;
-                } | {
-                    /** @description smtp-starttls's data for each MX host tested, by priority. */
-                    starttls: {
-                        /** @description The host as asked (lower case, no trailing dot). */
-                        host: string;
-                        /** @description The address talked to: the first IPv4 address, else the first IPv6. */
-                        ip: string;
-                        port: number;
-                        /** @description The text of the 220 greeting; "" when none came. */
-                        banner: string;
-                        /** @description The extension lines of the EHLO reply before STARTTLS, as sent (e.g. "STARTTLS", "SIZE 10240000"). */
-                        ehlo: string[];
-                        /** @description "offered" or "not-offered" (in the EHLO reply). */
-                        starttls: string;
-                        /** @description Null when no handshake completed. */
-                        tls: {
-                            /** @description e.g. "TLSv1.3". */
-                            version: string;
-                            /** @description OpenSSL name of the negotiated cipher suite. */
-                            cipher: string;
-                            certificate: {
-                                /** @description The leaf's CN, or its O when it has no CN. */
-                                subject: string | null;
-                                issuer: string | null;
-                                /** @description notAfter, ISO 8601 UTC. */
-                                validTo: string;
-                                daysRemaining: number;
-                                /** @description As ssl-checker: "valid", "expired", "not-yet-valid", "hostname-mismatch" (not issued for the host; for an IP literal, no matching IP SAN) or "untrusted". */
-                                status: string;
-                            };
-                        } | null;
-                        /** @description The first that applies: "unreachable" (refused, no answer, not SMTP, a 421/554 greeting or EHLO refused; `error` says which), "no-starttls", "tls-failed" (STARTTLS refused or the handshake failed; `error` says why), "certificate-problem" (the handshake completed, the certificate is not valid for the host — many MTAs still deliver), "ok". */
-                        status: string;
-                        /** @description Why the status is not ok; null otherwise. */
-                        error: string | null;
-                        /** @description The whole session, connect to handshake. */
-                        responseTimeMs: number;
-                    }[] | null;
-                    notTested: {
-                        host: string;
-                        /** @description Why the MX host was not tested: refused by the target rules, no address, beyond the first 5. */
-                        reason: string;
-                    }[] | null;
-                } | {
-                    /** @description dane's data for each MX host tested, by priority. */
-                    dane: {
-                        host: string;
-                        port: number;
-                        /** @description The TLSA owner name asked: _<port>._tcp.<host>. */
-                        name: string;
-                        tlsa: {
-                            /** @description 0 PKIX-TA, 1 PKIX-EE, 2 DANE-TA, 3 DANE-EE; for SMTP only 2 and 3 are usable (RFC 7672 §3.1.3). */
-                            usage: number;
-                            /** @description 0 the full certificate, 1 its SubjectPublicKeyInfo. */
-                            selector: number;
-                            /** @description 0 exact, 1 SHA-256, 2 SHA-512. */
-                            matchingType: number;
-                            /** @description The certificate association data, hex, lower case. */
-                            data: string;
-                            /** @description This record matches the presented chain: usages 1 and 3 against the leaf, 0 and 2 against the issuers. False when no chain was obtained. */
-                            matches: boolean;
-                        }[];
-                        /** @description "secure" (the validating resolver authenticated the answer, AD), "insecure" (not authenticated), "bogus" (the records do not validate). */
-                        dnssec: string;
-                        /** @description The first that applies: "no-tlsa" (no TLSA record), "error" (bogus records, or no chain to match; `error` says why), "insecure" (records not authenticated: senders ignore them), "unusable" (secure, but no DANE-TA/DANE-EE record), "valid" (a usable record matches), "mismatch" (none matches: DANE-aware senders will not deliver). */
-                        status: string;
-                        /** @description Why the chain could not be obtained or the records are bogus; null otherwise. */
-                        error: string | null;
-                    }[] | null;
-                    notTested: {
-                        host: string;
-                        /** @description Why the MX host was not tested: refused by the target rules, no address, beyond the first 5. */
-                        reason: string;
-                    }[] | null;
-                } | {
-                    /** @description bimi's data. */
-                    bimi: {
-                        domain: string;
-                        selector: string;
-                        /** @description A v=BIMI1 record applies (at the domain, or its organisational domain). */
-                        found: boolean;
-                        /** @description The record that applies; "" when none. */
-                        record: string;
-                        /** @description The name whose record applies, or was asked last. */
-                        queriedName: string;
-                        /** @description l=, the logo URL; "" when none. */
-                        location: string;
-                        /** @description a=, the Verified Mark Certificate URL; "" when none (not validated here). */
-                        authority: string;
-                        /** @description Null when no logo was fetched. */
-                        svg: {
-                            /** @description HTTP status. */
-                            status: number;
-                            /** @description As served; image/svg+xml expected. */
-                            contentType: string;
-                            /** @description Bytes read (at most 32 KiB). */
-                            bytes: number;
-                            /** @description The file declares baseProfile="tiny-ps" (version 1.2, a <title>) and has no script, no external reference and no animation. */
-                            tinyPs: boolean;
-                            errors: string[];
-                        } | null;
-                        /** @description DMARC policy quarantine or reject with pct 100, at the domain or its organisational domain. */
-                        dmarcEligible: boolean;
-                        /** @description "not-configured" (no record, or one declining BIMI with empty l= and a=), "invalid" (a bad record, a logo that cannot be fetched or breaks the SVG Tiny PS profile, or DMARC not enforced; errors say which), "valid". */
-                        status: string;
+                    /** @description The first that applies: "unreachable" (refused, no answer, not SMTP, a 421/554 greeting or EHLO refused; `error` says which), "no-starttls", "tls-failed" (STARTTLS refused or the handshake failed; `error` says why), "certificate-problem" (the handshake completed, the certificate is not valid for the host — many MTAs still deliver), "ok". */
+                    status: string;
+                    /** @description Why the status is not ok; null otherwise. */
+                    error: string | null;
+                    /** @description The whole session, connect to handshake. */
+                    responseTimeMs: number;
+                } | null) | ({
+                    host: string;
+                    port: number;
+                    /** @description The TLSA owner name asked: _<port>._tcp.<host>. */
+                    name: string;
+                    tlsa: {
+                        /** @description 0 PKIX-TA, 1 PKIX-EE, 2 DANE-TA, 3 DANE-EE; for SMTP only 2 and 3 are usable (RFC 7672 §3.1.3). */
+                        usage: number;
+                        /** @description 0 the full certificate, 1 its SubjectPublicKeyInfo. */
+                        selector: number;
+                        /** @description 0 exact, 1 SHA-256, 2 SHA-512. */
+                        matchingType: number;
+                        /** @description The certificate association data, hex, lower case. */
+                        data: string;
+                        /** @description This record matches the presented chain: usages 1 and 3 against the leaf, 0 and 2 against the issuers. False when no chain was obtained. */
+                        matches: boolean;
+                    }[];
+                    /** @description "secure" (the validating resolver authenticated the answer, AD), "insecure" (not authenticated), "bogus" (the records do not validate). */
+                    dnssec: string;
+                    /** @description The first that applies: "no-tlsa" (no TLSA record), "error" (bogus records, or no chain to match; `error` says why), "insecure" (records not authenticated: senders ignore them), "unusable" (secure, but no DANE-TA/DANE-EE record), "valid" (a usable record matches), "mismatch" (none matches: DANE-aware senders will not deliver). */
+                    status: string;
+                    /** @description Why the chain could not be obtained or the records are bogus; null otherwise. */
+                    error: string | null;
+                } | null) | ({
+                    domain: string;
+                    selector: string;
+                    /** @description A v=BIMI1 record applies (at the domain, or its organisational domain). */
+                    found: boolean;
+                    /** @description The record that applies; "" when none. */
+                    record: string;
+                    /** @description The name whose record applies, or was asked last. */
+                    queriedName: string;
+                    /** @description l=, the logo URL; "" when none. */
+                    location: string;
+                    /** @description a=, the Verified Mark Certificate URL; "" when none (not validated here). */
+                    authority: string;
+                    /** @description Null when no logo was fetched. */
+                    svg: {
+                        /** @description HTTP status. */
+                        status: number;
+                        /** @description As served; image/svg+xml expected. */
+                        contentType: string;
+                        /** @description Bytes read (at most 32 KiB). */
+                        bytes: number;
+                        /** @description The file declares baseProfile="tiny-ps" (version 1.2, a <title>) and has no script, no external reference and no animation. */
+                        tinyPs: boolean;
                         errors: string[];
                     } | null;
-                };
+                    /** @description DMARC policy quarantine or reject with pct 100, at the domain or its organisational domain. */
+                    dmarcEligible: boolean;
+                    /** @description "not-configured" (no record, or one declining BIMI with empty l= and a=), "invalid" (a bad record, a logo that cannot be fetched or breaks the SVG Tiny PS profile, or DMARC not enforced; errors say which), "valid". */
+                    status: string;
+                    errors: string[];
+                } | null);
             }[];
         };
         WebsiteHealthCheck: {
@@ -1724,7 +2078,133 @@ export interface components {
                         /** @description port-checker status: open, closed (refused) or filtered (no answer in time, or ICMP unreachable). */
                         status: string;
                     }[] | null;
-                };
+                } | ({
+                    host: string;
+                    /** @description The address rated: the first IPv4 address, else the first IPv6 address. */
+                    ip: string;
+                    port: number;
+                    durationMs: number;
+                    /** @description True when the rating's bounds (handshakes, 30 s) stopped the enumeration: what was learnt is graded. */
+                    partial: boolean;
+                    /** @description Connections made (TLS handshakes and hand-built hellos). */
+                    handshakes: number;
+                    protocols: {
+                        /** @description SSLv3, TLSv1, TLSv1.1, TLSv1.2 or TLSv1.3. */
+                        version: string;
+                        /** @description "supported", "not-supported" (the server refused it or chose another version), or "unable-to-test" (this side cannot offer it, or no clean answer; `note` says why). */
+                        result: string;
+                        note: string | null;
+                    }[];
+                    cipherSuites: {
+                        version: string;
+                        /** @description IANA name, e.g. TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256. */
+                        name: string;
+                        /** @description Symmetric strength (3DES counts 112, NULL 0). */
+                        bits: number;
+                        /** @description ECDHE, DHE, RSA, PSK, anonymous or TLS1.3. */
+                        keyExchange: string;
+                        /** @description RSA, ECDSA, DSS, none; for TLS 1.3 suites the certificate key type. */
+                        authentication: string;
+                        forwardSecrecy: boolean;
+                        aead: boolean;
+                    }[];
+                    preferred: {
+                        version: string;
+                        name: string;
+                    }[];
+                    /** @description True when the server picks by its own order, false when it follows the client, null with fewer than two suites. */
+                    serverOrder: boolean | null;
+                    /** @description Key-exchange groups accepted (x25519, secp256r1, ffdhe2048, …). */
+                    groups: string[];
+                    /** @description Whether X25519MLKEM768 is accepted; null when this side cannot offer it. */
+                    postQuantum: boolean | null;
+                    /** @description Smallest DH group of an accepted DHE suite. */
+                    dhBits: number | null;
+                    /** @description Null when no handshake completed. */
+                    certificate: {
+                        /** @description RSA, EC, Ed25519, … */
+                        keyType: string;
+                        keyBits: number;
+                        signatureAlgorithm: string;
+                        /** @description The server sent what is needed to reach a trust anchor (false when AIA had to complete it). */
+                        chainComplete: boolean;
+                        /** @description Judged on the chain after AIA completion. One of, the first that applies: "expired" (the leaf's notAfter is past, or the verified chain holds an expired certificate); "not-yet-valid" (the leaf's notBefore is in the future); "hostname-mismatch" (the certificate is not issued for the domain, RFC 6125 rules: wildcard in the left-most label only, CN only without DNS SANs); "untrusted" (the chain does not lead to a root of the service's trust store: self-signed, missing intermediate, unknown CA); "valid" (none of these). */
+                        status: string;
+                    } | null;
+                    /** @description From GET https://host[:port]/ (no redirect followed); null when that fails. */
+                    hsts: {
+                        present: boolean;
+                        /** @description Seconds; null without a max-age directive. */
+                        maxAge: number | null;
+                    } | null;
+                    grade: {
+                        /** @description A+, A, A-, B, C, D, E, F, T (not trusted) or M (name mismatch). */
+                        letter: string;
+                        letterIgnoringTrust: string;
+                        score: number;
+                        protocolScore: number;
+                        keyExchangeScore: number;
+                        cipherScore: number;
+                        caps: {
+                            /** @description grades.md step 4, e.g. sweet32, tls10, incomplete-chain. */
+                            code: string;
+                            /** @description The highest letter it allows: B, C or F. */
+                            cap: string;
+                            reason: string;
+                        }[];
+                        warnings: {
+                            /** @description no-tls13 or hsts-short. */
+                            code: string;
+                            reason: string;
+                        }[];
+                    };
+                    ratingGuide: string;
+                    mozilla: {
+                        /** @description The strictest satisfied of modern, intermediate, old; else none. */
+                        profile: string;
+                        violations: {
+                            modern: string[];
+                            intermediate: string[];
+                            old: string[];
+                        };
+                    };
+                } | null) | ({
+                    /** @description The URL the graded session started from: https://host/ (the path and query of a URL given), or http://host/ when https gave no answer. */
+                    url: string;
+                    /** @description The URL of the graded response, after redirects. */
+                    finalUrl: string;
+                    /** @description Status of the graded response. */
+                    statusCode: number;
+                    /** @description The Observatory's algorithm version: 4. */
+                    algorithmVersion: number;
+                    /** @description 100 plus every modifier (bonuses only from 90 up), never below 0; may pass 100. Null when not graded. */
+                    score: number | null;
+                    /** @description A+ … F from the score (steps of 5: 100 A+, 90 A, 85 A-, 80 B+, …, below 25 F). Null when not graded. */
+                    grade: string | null;
+                    testsPassed: number | null;
+                    testsFailed: number | null;
+                    /** @description 10; null when not graded. */
+                    testsQuantity: number | null;
+                    /** @description The ten tests in alphabetical order; empty when not graded. */
+                    tests: {
+                        /** @description The test: content-security-policy, cookies, cross-origin-resource-sharing, cross-origin-resource-policy, redirection, referrer-policy, strict-transport-security, subresource-integrity, x-content-type-options or x-frame-options. */
+                        name: string;
+                        /** @description Whether the Observatory counts the result as a pass. */
+                        pass: boolean;
+                        /** @description The result as the Observatory spells it, e.g. csp-not-implemented, hsts-preloaded. */
+                        result: string;
+                        /** @description Added to the score of 100; bonuses (positive) count only when the score without them is at least 90. */
+                        scoreModifier: number;
+                        /** @description The Observatory's description of the result, as text. */
+                        description: string;
+                    }[];
+                    /** @description Why the answer was not graded (a status other than 2xx, 3xx, 401 or 403); null when graded. */
+                    error: string | null;
+                    /** @description Why the session from https:// gave no answer (the http session is then graded); null when it answered. */
+                    httpsError: string | null;
+                    /** @description Why the session from http:// gave no answer (redirection then needs none); null when it answered. */
+                    httpError: string | null;
+                } | null);
             }[];
         };
         Error_dns_blacklist_checker: {
@@ -1756,6 +2236,17 @@ export interface components {
             meta: {
                 /** @constant */
                 tool: "dns-propagation";
+                /** @constant */
+                version: "v1";
+            };
+        };
+        Error_dnssec_chain: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool: "dnssec-chain";
                 /** @constant */
                 version: "v1";
             };
@@ -1881,6 +2372,17 @@ export interface components {
                 version: "v1";
             };
         };
+        Error_http_rating: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool: "http-rating";
+                /** @constant */
+                version: "v1";
+            };
+        };
         Error_open_graph_checker: {
             /** @constant */
             ok: false;
@@ -1910,6 +2412,17 @@ export interface components {
             meta: {
                 /** @constant */
                 tool: "tls-configuration";
+                /** @constant */
+                version: "v1";
+            };
+        };
+        Error_tls_rating: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool: "tls-rating";
                 /** @constant */
                 version: "v1";
             };
@@ -2024,6 +2537,73 @@ export interface components {
                 version: "v1";
             };
         };
+        JobSubmission: {
+            /** @description any v1 tool but my-ip */
+            tool: string;
+            targets: (string | {
+                [key: string]: string | number;
+            })[];
+            params?: {
+                [key: string]: string | number;
+            };
+            /**
+             * Format: uri
+             * @description https only
+             */
+            callbackUrl?: string;
+        };
+        JobAccepted: {
+            id: string;
+            /** @constant */
+            status: "queued";
+            tool: string;
+            total: number;
+            /** Format: date-time */
+            createdAt: string;
+            links: {
+                self: string;
+                results: string;
+                events: string;
+            };
+            /** @description given here only, with a callbackUrl */
+            callbackSecret?: string;
+        };
+        Job: {
+            id: string;
+            /** @enum {unknown} */
+            status: "queued" | "running" | "done" | "cancelled";
+            tool: string;
+            total: number;
+            done: number;
+            failed: number;
+            cancelled: number;
+            /** Format: date-time */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            etaSeconds: number | null;
+            callback: null | {
+                /** @enum {unknown} */
+                status: "pending" | "delivered" | "failed";
+                attempts: number;
+                error: string | null;
+            };
+        };
+        JobList: {
+            jobs: components["schemas"]["Job"][];
+            nextCursor: string | null;
+        };
+        Error_jobs: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool?: "jobs";
+                /** @constant */
+                version?: "v1";
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -2036,7 +2616,10 @@ export interface operations {
     dnsBlacklistChecker: {
         parameters: {
             query: {
-                /** @example Mail.Example.TEST. */
+                /**
+                 * @description An IPv4 address, or a domain (its first IPv4 address is checked).
+                 * @example Mail.Example.TEST.
+                 */
                 host: string;
             };
             header?: never;
@@ -2147,8 +2730,12 @@ export interface operations {
     dnsLookup: {
         parameters: {
             query: {
-                /** @example Example.TEST. */
+                /**
+                 * @description The name to look up.
+                 * @example Example.TEST.
+                 */
                 domain: string;
+                /** @description A public resolver's IP (dns.publicResolvers), or "system" (the default). */
                 resolver?: string;
             };
             header?: never;
@@ -2259,9 +2846,15 @@ export interface operations {
     dnsPropagation: {
         parameters: {
             query: {
-                /** @example prop.test */
+                /**
+                 * @description The name to ask about.
+                 * @example prop.test
+                 */
                 domain: string;
-                /** @example mx */
+                /**
+                 * @description A, AAAA, MX, TXT, CNAME, NS or SOA (default A).
+                 * @example mx
+                 */
                 type?: string;
             };
             header?: never;
@@ -2369,10 +2962,125 @@ export interface operations {
             };
         };
     };
+    dnssecChain: {
+        parameters: {
+            query: {
+                /** @example expired.lab */
+                domain: string;
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check ran; findings are in data. */
+            200: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["DnssecChain"];
+                        meta: {
+                            /** @constant */
+                            tool: "dnssec-chain";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description Missing, repeated or invalid parameter; target refused (private or internal address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dnssec_chain"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dnssec_chain"];
+                };
+            };
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
+            429: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dnssec_chain"];
+                };
+            };
+            /** @description A bug on our side; the message is generic. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dnssec_chain"];
+                };
+            };
+            /** @description The check could not be done: an upstream refused, failed or answered garbage. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dnssec_chain"];
+                };
+            };
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dnssec_chain"];
+                };
+            };
+            /** @description The check ran out of time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_dnssec_chain"];
+                };
+            };
+        };
+    };
     dnssecTest: {
         parameters: {
             query: {
-                /** @example secure.lab */
+                /**
+                 * @description The domain whose DNSSEC status is read.
+                 * @example secure.lab
+                 */
                 domain: string;
             };
             header?: never;
@@ -2483,7 +3191,10 @@ export interface operations {
     mxLookup: {
         parameters: {
             query: {
-                /** @example example.test */
+                /**
+                 * @description The mail domain.
+                 * @example example.test
+                 */
                 domain: string;
             };
             header?: never;
@@ -2594,9 +3305,15 @@ export interface operations {
     dkimChecker: {
         parameters: {
             query: {
-                /** @example dk.test */
+                /**
+                 * @description The domain.
+                 * @example dk.test
+                 */
                 domain: string;
-                /** @example old */
+                /**
+                 * @description The DKIM selector (DNS labels, dots allowed).
+                 * @example old
+                 */
                 selector: string;
             };
             header?: never;
@@ -2707,7 +3424,10 @@ export interface operations {
     dmarcChecker: {
         parameters: {
             query: {
-                /** @example sub.dm.test */
+                /**
+                 * @description The domain whose DMARC policy is read.
+                 * @example sub.dm.test
+                 */
                 domain: string;
             };
             header?: never;
@@ -2818,7 +3538,10 @@ export interface operations {
     spfChecker: {
         parameters: {
             query: {
-                /** @example dup.test */
+                /**
+                 * @description The domain whose SPF record is read.
+                 * @example dup.test
+                 */
                 domain: string;
             };
             header?: never;
@@ -2929,7 +3652,10 @@ export interface operations {
     bimi: {
         parameters: {
             query: {
-                /** @example good.brand.test */
+                /**
+                 * @description The domain whose BIMI record is read.
+                 * @example good.brand.test
+                 */
                 domain: string;
                 /**
                  * @description The BIMI selector; default "default".
@@ -3164,7 +3890,10 @@ export interface operations {
     mtaSts: {
         parameters: {
             query: {
-                /** @example Good.STS.test. */
+                /**
+                 * @description The mail domain.
+                 * @example Good.STS.test.
+                 */
                 domain: string;
             };
             header?: never;
@@ -3394,7 +4123,10 @@ export interface operations {
     tlsRpt: {
         parameters: {
             query: {
-                /** @example RPT.test. */
+                /**
+                 * @description The mail domain.
+                 * @example RPT.test.
+                 */
                 domain: string;
             };
             header?: never;
@@ -3616,6 +4348,120 @@ export interface operations {
             };
         };
     };
+    httpRating: {
+        parameters: {
+            query: {
+                /**
+                 * @description A domain (https://<domain>/ is rated), or an http(s) URL.
+                 * @example f.lab.test
+                 */
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check ran; findings are in data. */
+            200: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["HttpRating"];
+                        meta: {
+                            /** @constant */
+                            tool: "http-rating";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description Missing, repeated or invalid parameter; target refused (private or internal address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_http_rating"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_http_rating"];
+                };
+            };
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
+            429: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_http_rating"];
+                };
+            };
+            /** @description A bug on our side; the message is generic. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_http_rating"];
+                };
+            };
+            /** @description The check could not be done: an upstream refused, failed or answered garbage. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_http_rating"];
+                };
+            };
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_http_rating"];
+                };
+            };
+            /** @description The check ran out of time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_http_rating"];
+                };
+            };
+        };
+    };
     openGraphChecker: {
         parameters: {
             query: {
@@ -3733,7 +4579,10 @@ export interface operations {
     sslChecker: {
         parameters: {
             query: {
-                /** @example good.lab.test */
+                /**
+                 * @description A hostname, or an https URL (reduced to its host; an explicit port is the port tested).
+                 * @example good.lab.test
+                 */
                 domain: string;
             };
             header?: never;
@@ -3844,7 +4693,10 @@ export interface operations {
     tlsConfiguration: {
         parameters: {
             query: {
-                /** @example https://good.lab.test/ */
+                /**
+                 * @description A hostname, or an https URL (reduced to its host; an explicit port is the port tested).
+                 * @example https://good.lab.test/
+                 */
                 domain: string;
             };
             header?: never;
@@ -3952,10 +4804,124 @@ export interface operations {
             };
         };
     };
+    tlsRating: {
+        parameters: {
+            query: {
+                /** @example https://rated.lab.test:37683/ */
+                domain: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check ran; findings are in data. */
+            200: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["TlsRating"];
+                        meta: {
+                            /** @constant */
+                            tool: "tls-rating";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description Missing, repeated or invalid parameter; target refused (private or internal address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rating"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rating"];
+                };
+            };
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
+            429: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rating"];
+                };
+            };
+            /** @description A bug on our side; the message is generic. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rating"];
+                };
+            };
+            /** @description The check could not be done: an upstream refused, failed or answered garbage. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rating"];
+                };
+            };
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rating"];
+                };
+            };
+            /** @description The check ran out of time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_tls_rating"];
+                };
+            };
+        };
+    };
     abuseContactLookup: {
         parameters: {
             query: {
-                /** @example example.rdaptest */
+                /**
+                 * @description A hostname; its registrable domain is looked up.
+                 * @example example.rdaptest
+                 */
                 domain: string;
             };
             header?: never;
@@ -4066,7 +5032,10 @@ export interface operations {
     whois: {
         parameters: {
             query: {
-                /** @example nothing.rdaptest */
+                /**
+                 * @description A hostname or IDN; its registrable domain is looked up (a bare public suffix is refused).
+                 * @example nothing.rdaptest
+                 */
                 domain: string;
             };
             header?: never;
@@ -4177,7 +5146,10 @@ export interface operations {
     asnLookup: {
         parameters: {
             query: {
-                /** @example example.test */
+                /**
+                 * @description A public IP address, or a domain (its first A record is used).
+                 * @example example.test
+                 */
                 target: string;
             };
             header?: never;
@@ -4288,7 +5260,10 @@ export interface operations {
     ipInfo: {
         parameters: {
             query: {
-                /** @example 1.1.1.1 */
+                /**
+                 * @description A public IP address, or a domain (its first A record is used).
+                 * @example 1.1.1.1
+                 */
                 target: string;
             };
             header?: never;
@@ -4848,7 +5823,10 @@ export interface operations {
     mailhealthCheck: {
         parameters: {
             query: {
-                /** @example Healthy.TEST. */
+                /**
+                 * @description The mail domain.
+                 * @example Healthy.TEST.
+                 */
                 domain: string;
             };
             header?: never;
@@ -5066,6 +6044,343 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_website_health_check"];
+                };
+            };
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description a nextCursor */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of jobs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["JobList"];
+                        meta: {
+                            /** @constant */
+                            tool: "jobs";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description A bad limit. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+        };
+    };
+    submitJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobSubmission"];
+            };
+        };
+        responses: {
+            /** @description Accepted; `Location` names the job. */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["JobAccepted"];
+                        meta: {
+                            /** @constant */
+                            tool: "jobs";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description A bad body or target (named by its index), or a refused callbackUrl. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description The body is over 2 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description The allowance does not cover the price, or the key has its most active jobs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Job"];
+                        meta: {
+                            /** @constant */
+                            tool: "jobs";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description No such job, or another key's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, status cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Job"];
+                        meta: {
+                            /** @constant */
+                            tool: "jobs";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description No such job, or another key's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description The job is already done. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+        };
+    };
+    jobResults: {
+        parameters: {
+            query?: {
+                /** @description resume after this index */
+                after?: number;
+                format?: "ndjson" | "csv";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON, or CSV (index,target,ok,status,error,data.<field>…). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description A bad after or format. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description No such job, or another key's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+        };
+    };
+    jobEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description No such job, or another key's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
                 };
             };
         };

@@ -7,7 +7,7 @@
  * dist/ is one bundle of the service and the packages it imports (esbuild: ES modules, split at the
  * service's own lazy imports, whitespace and syntax minified, names kept so that stack traces stay
  * readable; source maps beside it). A worker then loads about 9 MB less code than from the separate
- * modules tsc would emit, and starts faster (README "Under load"). Type checking is `npm run typecheck`.
+ * modules tsc would emit, and starts faster (docs/operations.md "Under load"). Type checking is `npm run typecheck`.
  * node_modules/ stays needed at run time for the files read from packages (the bundled IP data,
  * swagger-ui-dist's assets).
  */

@@ -5,17 +5,19 @@
  * tool, status, duration, key id).
  * Tests call `app.fetch(request, { peerAddress })` without opening a port.
  */
-import { redactedPath, authenticate, type AuthOutcome } from './platform/auth.js';
+import { redactedPath, authenticate, AuthError, type AuthOutcome } from './platform/auth.js';
 import type { Services } from './services.js';
 import type { ServerContext } from './graphql/context.js';
 import { createNetdiagYoga } from './graphql/yoga.js';
 import { precompileDocuments } from './graphql/plugins/use-precompiled-documents.js';
 import { MAX_OPERATION_BODY_BYTES } from './graphql/plugins/use-operation-limits.js';
 import { createRestHandler, REST_PREFIX, restRouteFor, toolOf } from './rest/handler.js';
+import { createJobs } from './rest/jobs/create-jobs.js';
+import type { JobStats } from './rest/jobs/job-service.js';
 import { isRefusal, type ShedReason } from './platform/admission.js';
 import { envelopeResponse } from './rest/envelope.js';
 import { livenessResponse, readinessResponse } from './web/health.js';
-import { metricsResponse } from './platform/metrics.js';
+import { metricsAccess, metricsResponse } from './platform/metrics.js';
 import { requestIdOf, withRequestId } from './platform/request-id.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
@@ -23,8 +25,11 @@ import { schema } from './graphql/schema.js';
 import { KEYS_PATH } from './web/developer-page.js';
 import { createDeveloperRoutes } from './web/key-issuance.js';
 import { createUnkeyedGate } from './platform/unkeyed-budget.js';
-import { createDocsRoutes } from './web/docs-page.js';
+import { createDocsRoutes, DOCS_PATH } from './web/docs-page.js';
+import { apiIndex, type ApiIndex } from './rest/api-index.js';
 import { GRAPHIQL_ASSETS, graphiqlAssetResponse } from './graphql/graphiql-assets.js';
+import { assetResponse, loadAsset, type StaticAsset } from './platform/static-assets.js';
+import { API_CORS_HEADERS, preflightResponse } from './platform/cors.js';
 
 /**
  * How long a GraphQL body may take to arrive (it is at most MAX_OPERATION_BODY_BYTES, which any client
@@ -32,25 +37,48 @@ import { GRAPHIQL_ASSETS, graphiqlAssetResponse } from './graphql/graphiql-asset
  */
 const BODY_READ_TIMEOUT_MS = 5_000;
 
+/**
+ * What route() is given on the paths whose key is never read (liveness, readiness, metrics): a refusal,
+ * so that a branch wrongly reading it there would refuse rather than admit.
+ */
+const KEY_NOT_READ: AuthOutcome = {
+  ok: false,
+  error: new AuthError('this path takes no API key; the key was not read'),
+};
+
+/** The root of the v1 REST API: an index of the tools (no key needed). */
+const API_ROOT = '/api/v1';
+
 /** The generated OpenAPI 3.1 document of the v1 REST API (no key needed). */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
 export interface App {
   fetch(request: Request, server?: ServerContext): Promise<Response>;
+  /**
+   * Stops the background work: job items stop being taken (an item cut short runs again at the next
+   * start, docs/jobs.md "Durability"), and the job queue's connections close.
+   */
+  stopBackground(): void;
+  /** jobs by status, items finished, items waiting: for /metrics (src/rest/jobs/job-service.ts JobStats) */
+  jobStats(): Promise<JobStats>;
 }
 
 export function createApp(services: Services): App {
-  // Each REST route's document is compiled once, here (README "Design").
+  // Each REST route's document is compiled once, here (docs/architecture.md "The REST shim").
   const precompiled = precompileDocuments(
     schema,
     [...restRoutes.values()].map((r) => r.document),
   );
-  const yoga = createNetdiagYoga(services, { precompiled });
+  // Jobs run their items through this same pipeline, on a slot budget of their own (docs/contract/jobs.md);
+  // the GraphQL job fields reach them through the context.
+  const yoga = createNetdiagYoga(services, { precompiled, jobs: () => jobs.operations });
   const rest = createRestHandler(yoga, services);
+  const jobs = createJobs(yoga, services);
   const developer = createDeveloperRoutes(services);
   const unkeyed = createUnkeyedGate(services);
   const docs = createDocsRoutes(OPENAPI_PATH);
-  let openApiJson: string | undefined;
+  let openApi: Promise<StaticAsset> | undefined;
+  let index: ApiIndex | undefined;
 
   /**
    * Runs a check request once admission control lets it (src/platform/admission.ts); a refusal is
@@ -78,7 +106,7 @@ export function createApp(services: Services): App {
                   },
                 ],
               },
-              { status: outcome.status, headers },
+              { status: outcome.status, headers: { ...API_CORS_HEADERS, ...headers } },
             )
           : envelopeResponse(tool, outcome.status, { error: outcome.message }, { headers });
       return { tool, response, shed: outcome.reason };
@@ -90,12 +118,12 @@ export function createApp(services: Services): App {
     }
   }
 
-  /** `auth`: the key's outcome, asked once per request (null for the paths that take no key) */
+  /** `auth`: the key's outcome, asked once per request (KEY_NOT_READ on the paths that take no key) */
   async function route(
     request: Request,
     url: URL,
     server: ServerContext,
-    auth: AuthOutcome | null,
+    auth: AuthOutcome,
   ): Promise<{ response: Response; tool: string; shed?: ShedReason }> {
     if (url.pathname === '/healthz') {
       return { tool: 'healthz', response: livenessResponse() };
@@ -108,18 +136,29 @@ export function createApp(services: Services): App {
       };
       return { tool: 'readyz', response: await readinessResponse(ready, services.logger) };
     }
-    if (url.pathname === '/metrics') {
-      // No key: scraped from inside; the README tells operators to keep it off the public side.
+    // /metrics lives on the primary's own listener (docs/operations.md "Metrics"); on this port it exists only
+    // when `metrics.token` is set, and then answers the bearer of that token alone. Without a token it is
+    // the 404 of any unknown path (below), so a caller cannot even tell it is there.
+    const metricsToken = services.config.metrics.token;
+    if (url.pathname === '/metrics' && metricsToken !== null) {
+      if (metricsAccess(request.headers.get('authorization'), metricsToken) !== 'granted') {
+        const refusal = { error: 'this path needs the metrics token: Authorization: Bearer <metrics.token>' };
+        const headers = { 'www-authenticate': 'Bearer realm="metrics"' };
+        return { tool: 'metrics', response: envelopeResponse('metrics', 401, refusal, { headers }) };
+      }
       return { tool: 'metrics', response: await metricsResponse(services.metrics) };
     }
     if (url.pathname === '/graphql') {
+      // A browser's preflight costs nothing and waits for nothing (src/platform/cors.ts).
+      if (request.method === 'OPTIONS') return { tool: 'graphql', response: preflightResponse('GET, POST') };
       // With a valid key the operation is priced in credits; without one (introspection, GraphiQL's
       // page) it spends the client address's unkeyed budget.
-      const key = auth ?? authenticate(request, url, services.keyring);
-      if (!key.ok) {
+      if (!auth.ok) {
         const refused = await unkeyed(request, 'graphql', server.peerAddress);
-        if (refused) return { tool: 'graphql', response: refused };
+        if (refused) return { tool: 'graphql', response: withApiCors(refused) };
       }
+      const refusedType = request.method === 'POST' ? unsupportedMediaType(request.headers.get('content-type')) : null;
+      if (refusedType) return { tool: 'graphql', response: withApiCors(refusedType) };
       // The body is read before a check slot is taken, within its own short bound: a client that sends
       // its body slowly holds a socket, never a slot that a check could use.
       const declared = Number(request.headers.get('content-length') ?? 0);
@@ -127,15 +166,15 @@ export function createApp(services: Services): App {
         declared > MAX_OPERATION_BODY_BYTES
           ? tooLarge(MAX_OPERATION_BODY_BYTES)
           : await boundedRequest(request, MAX_OPERATION_BODY_BYTES, BODY_READ_TIMEOUT_MS);
-      if (bounded instanceof Response) return { tool: 'graphql', response: bounded };
-      return admitted('graphql', key.ok ? key.identity.id : null, async () => {
+      if (bounded instanceof Response) return { tool: 'graphql', response: withApiCors(bounded) };
+      return admitted('graphql', auth.ok ? auth.identity.id : null, async () => {
         // The operation is executed and its answer serialized when yoga.fetch resolves (no streaming).
         const atEnd: (() => void)[] = [];
         try {
           return await yoga.fetch(bounded, {
             peerAddress: server.peerAddress,
             url,
-            auth: key,
+            auth,
             responseHeaders: {},
             atEnd,
           });
@@ -147,11 +186,15 @@ export function createApp(services: Services): App {
     if (url.pathname === OPENAPI_PATH) {
       const refused = await unkeyed(request, 'openapi', server.peerAddress);
       if (refused) return { tool: 'openapi', response: refused };
-      openApiJson ??= JSON.stringify(buildOpenApiDocument(restRoutes.values(), schema, services.config));
-      return {
-        tool: 'openapi',
-        response: new Response(openApiJson, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
-      };
+      // Built and compressed once (on libuv's thread pool), then sent in the encoding the client accepts;
+      // a client that has this version gets a 304 (the ETag is the content's hash).
+      openApi ??= loadAsset(
+        '/api/v1',
+        'openapi.json',
+        'application/json; charset=utf-8',
+        JSON.stringify(buildOpenApiDocument(restRoutes.values(), schema, services.config)),
+      );
+      return { tool: 'openapi', response: assetResponse(request, await openApi, 'no-cache') };
     }
     if (url.pathname.startsWith(`${GRAPHIQL_ASSETS}/`)) {
       // content-hashed and cached by browsers: not counted against the unkeyed budget (the page is)
@@ -170,14 +213,28 @@ export function createApp(services: Services): App {
       if (refused) return { tool: 'key-issuance', response: refused };
       return { tool: 'key-issuance', response: await developer.issueKey(request, url, server.peerAddress) };
     }
+    if (url.pathname === API_ROOT || url.pathname === `${API_ROOT}/`) {
+      const refused = await unkeyed(request, 'openapi', server.peerAddress);
+      if (refused) return { tool: 'v1', response: refused };
+      index ??= apiIndex(restRoutes.values(), services.config, {
+        openapi: OPENAPI_PATH,
+        docs: DOCS_PATH,
+        graphql: '/graphql',
+      });
+      return { tool: 'v1', response: envelopeResponse('v1', 200, { data: index }) };
+    }
+    if (jobs.handles(url.pathname)) {
+      // Not through interactive admission: submitting only validates and stores, reading is free, and
+      // the items take the jobs' own slots (docs/contract/jobs.md "Fair and bounded").
+      return { tool: 'jobs', response: await jobs.handle(request, url, auth) };
+    }
     if (url.pathname.startsWith(REST_PREFIX)) {
       const tool = toolOf(url.pathname);
       // Unknown paths and wrong methods are refused by the shim at once; a check waits for admission.
-      const key = auth ?? authenticate(request, url, services.keyring);
       if (!restRouteFor(url.pathname) || (request.method !== 'GET' && request.method !== 'HEAD')) {
-        return { tool, response: await rest(request, url, server.peerAddress, key) };
+        return { tool, response: await rest(request, url, server.peerAddress, auth) };
       }
-      return admitted(tool, key.ok ? key.identity.id : null, () => rest(request, url, server.peerAddress, key));
+      return admitted(tool, auth.ok ? auth.identity.id : null, () => rest(request, url, server.peerAddress, auth));
     }
     return {
       tool: 'none',
@@ -188,6 +245,8 @@ export function createApp(services: Services): App {
   }
 
   return {
+    stopBackground: () => jobs.stop(),
+    jobStats: () => jobs.service.stats(),
     async fetch(request, server = { peerAddress: null }) {
       const started = performance.now();
       const url = new URL(request.url);
@@ -202,7 +261,7 @@ export function createApp(services: Services): App {
         // context and the log line below. Liveness, readiness and metrics never read a key.
         if (url.pathname !== '/healthz' && url.pathname !== '/readyz' && url.pathname !== '/metrics')
           auth = authenticate(request, url, services.keyring);
-        const out = await route(request, url, server, auth);
+        const out = await route(request, url, server, auth ?? KEY_NOT_READ);
         tool = out.tool;
         status = out.response.status;
         shed = out.shed;
@@ -274,6 +333,15 @@ async function boundedRequest(request: Request, maxBytes: number, timeoutMs: num
 }
 
 /**
+ * The API's CORS headers on an answer the app builds itself for /graphql (a refusal before yoga runs), so
+ * that a browser script can read why it was refused, as it can for yoga's own answers.
+ */
+function withApiCors(response: Response): Response {
+  for (const [name, value] of Object.entries(API_CORS_HEADERS)) response.headers.set(name, value);
+  return response;
+}
+
+/**
  * The message a 5xx answer gave its client: the envelope's `error`, or the first GraphQL error's
  * message. Read from a copy, only for 5xx answers (all of ours are small JSON documents).
  */
@@ -285,6 +353,32 @@ async function reasonOf(response: Response): Promise<string> {
   } catch {
     return `HTTP ${response.status} (no JSON body)`;
   }
+}
+
+/** The media types graphql-yoga reads an operation from (GraphQL over HTTP, and its form encodings). */
+const OPERATION_MEDIA_TYPES = new Set([
+  'application/json',
+  'application/graphql',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+]);
+
+/** A 415 that says what to send, in GraphQL's error shape, for a POST body of another type; else null. */
+function unsupportedMediaType(contentType: string | null): Response | null {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (OPERATION_MEDIA_TYPES.has(type)) return null;
+  const sent = type === '' ? 'no Content-Type' : `Content-Type ${type.slice(0, 64)}`;
+  return Response.json(
+    {
+      errors: [
+        {
+          message: `a GraphQL POST needs a body of type application/json ({"query": "…", "variables": {…}}); this request has ${sent}`,
+          extensions: { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 },
+        },
+      ],
+    },
+    { status: 415 },
+  );
 }
 
 function bodyTooSlow(timeoutMs: number): Response {

@@ -43,6 +43,37 @@ export const DEFAULT_PUBLIC_RESOLVERS = [
   { name: 'Level3', ip: '4.2.2.1', countryCode: 'US' },
 ] as const;
 
+/** The IANA root zone KSKs (KSK-2017 and KSK-2024) as DS records: dnssec-chain's default trust anchors. */
+export const DEFAULT_DNSSEC_TRUST_ANCHORS = [
+  '. IN DS 20326 8 2 E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D',
+  '. IN DS 38696 8 2 683D2D0ACB8C9B712A1948B27F741219298D0A450D612C483AF444A4C0FB2B16',
+] as const;
+
+/** The root servers' IPv4 addresses (a to m): where `dnssec.source: authoritative` starts its walk. */
+export const DEFAULT_ROOT_SERVERS = [
+  '198.41.0.4',
+  '170.247.170.2',
+  '192.33.4.12',
+  '199.7.91.13',
+  '192.203.230.10',
+  '192.5.5.241',
+  '192.112.36.4',
+  '198.97.190.53',
+  '192.36.148.17',
+  '192.58.128.30',
+  '193.0.14.129',
+  '199.7.83.42',
+  '202.12.27.33',
+] as const;
+
+/** A DS record in presentation format with its owner: "<owner> [TTL] [IN] DS <tag> <algorithm> <digest type> <hex>". */
+const dsRecordText = z
+  .string()
+  .regex(
+    /^\S+\s+(?:\d+\s+)?(?:IN\s+)?DS\s+\d{1,5}\s+\d{1,3}\s+\d{1,3}\s+[0-9A-Fa-f\s]+$/,
+    'expected a DS record, e.g. ". IN DS 20326 8 2 E06D…"',
+  );
+
 /** Six DNSBLs alive in 2026 (SORBS closed in 2024 and is not shipped). */
 export const DEFAULT_DNSBL_ZONES = [
   { zone: 'zen.spamhaus.org', name: 'Spamhaus ZEN' },
@@ -66,122 +97,291 @@ const schema = z
   .object({
     server: z
       .object({
-        host: z.string().min(1).default('0.0.0.0'),
-        port: z.number().int().min(0).max(65535).default(8080),
-        trustedProxies: z.array(cidr).default([]),
-        dataDir: z.string().min(1).default('.netdiag'),
-        /** added key (decisions §8): bound of one REST request or GraphQL operation without composite checks */
-        requestTimeoutMs: positiveMs.default(20_000),
-        /** added key (decisions §8): bound of a request that runs a composite check */
-        compositeTimeoutMs: positiveMs.default(30_000),
-        /** added key (README "Every core"): processes serving HTTP; 0 (the default) is one per core, 1 keeps a single process */
-        workers: z.number().int().min(0).max(64).default(0),
-        /** added key (README "Under load"): V8 heap growth past the live heap before a full collection, in %; 0 = V8's heuristics */
-        heapGrowthPercent: z.number().int().min(0).max(400).default(30),
-        /** added key (README "Every core"): the workers collect garbage without V8's helper threads (more throughput, more memory) */
-        singleThreadedGc: z.boolean().default(false),
+        host: z.string().min(1).default('0.0.0.0').meta({ description: 'listen address', env: 'HOST' }),
+        port: z
+          .number()
+          .int()
+          .min(0)
+          .max(65535)
+          .default(8080)
+          .meta({ description: 'listen port (`0` = any free port)', env: 'PORT' }),
+        trustedProxies: z
+          .array(cidr)
+          .default([])
+          .describe(
+            'CIDRs of our own front-end proxies; only a peer in this list may set `X-Forwarded-For` (my-ip reads the address the proxy appended, skipping further trusted hops from the right)',
+          ),
+        dataDir: z.string().min(1).default('.netdiag').meta({
+          description:
+            "where the generated secret lives (`secret`, mode 0600), and the bundled IP data file built from the packages at the first start (`ip-data-<hash>.bin`, about 19 MB; rebuilt when the packages change; under the system's temporary directory when `dataDir` cannot be written)",
+          env: 'NETDIAG_DATA_DIR',
+        }),
+        requestTimeoutMs: positiveMs
+          .default(20_000)
+          .describe(
+            'bound of one REST request (decisions §8), past which it is a 504; also the bound of one DNS question shared by the requests asking it',
+          ),
+        compositeTimeoutMs: positiveMs
+          .default(30_000)
+          .describe("bound of a composite check's REST request and of every GraphQL operation"),
+        workers: z
+          .number()
+          .int()
+          .min(0)
+          .max(64)
+          .default(0)
+          .describe(
+            'worker processes serving HTTP behind the primary process (which owns the port and answers liveness, whatever the count); `0` = one per core (see [Every core](operations.md#every-core))',
+          ),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('The HTTP listener, the bounds of a request, and the processes behind the port.'),
     auth: z
       .object({
-        keys: z.array(z.string().min(8, 'a static key needs at least 8 characters')).default([]),
-        secret: z.string().min(16, 'the secret needs at least 16 characters').nullable().default(null),
-        revoked: z.array(z.string().min(1)).default([]),
-        issuePerIpPerDay: z.number().int().min(0).default(3),
-        /**
-         * added key (README "Developer page and free keys"): keys the developer page issues per rolling hour to
-         * all clients together. The per-address limit alone lets whoever holds addresses in many networks (a
-         * botnet) collect keys without end. A person needs one key, so 100 an hour leaves a busy public
-         * instance ample room while capping such a collector at that, whatever its number of addresses.
-         */
-        issuePerHour: z.number().int().min(1).default(100),
+        keys: z.array(z.string().min(8, 'a static key needs at least 8 characters')).default([]).meta({
+          description:
+            "static keys, always valid (at least 8 characters); `NETDIAG_API_KEYS` is comma-separated and adds to the file's keys",
+          env: 'NETDIAG_API_KEYS',
+        }),
+        secret: z.string().min(16, 'the secret needs at least 16 characters').nullable().default(null).meta({
+          description:
+            "signs issued keys and the developer page's form tokens (at least 16 characters); all instances of one deployment share it; `null` = generated once into `server.dataDir`",
+          env: 'NETDIAG_SECRET',
+        }),
+        revoked: z.array(z.string().min(1)).default([]).describe('keys that are no longer valid'),
+        issuePerIpPerDay: z
+          .number()
+          .int()
+          .min(0)
+          .default(3)
+          .describe(
+            'developer page: keys one client address (IPv6: one /48) may obtain per rolling 24 h; `0` turns the form off',
+          ),
+        issuePerHour: z
+          .number()
+          .int()
+          .min(1)
+          .default(100)
+          .describe(
+            'keys the developer page issues per rolling hour to all clients together. A person needs one key, so even a busy public instance issues far fewer; the per-address limit alone lets whoever holds addresses in many networks (a botnet) collect keys without end, and this caps them at `issuePerHour` × `quota.credits` credits an hour',
+          ),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe(
+        "API keys: static ones, the developer page's issued ones, and revoked ones ([Keys and credits](keys-and-limits.md#keys-and-credits)).",
+      ),
     quota: z
       .object({
-        credits: z.number().int().min(0).default(300),
-        windowSeconds: z.number().int().min(1).default(86_400),
+        credits: z.number().int().min(0).default(300).describe('credits per key per window'),
+        windowSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .default(86_400)
+          .describe('the rolling window, in seconds; each charge expires exactly one window after it was made'),
         costs: z
           .record(z.string().regex(/^[a-z][a-z-]*$/, 'expected a tool name'), z.number().int().min(0))
           .default({})
-          .transform((c) => ({ default: 3, 'my-ip': 1, 'tls-configuration': 4, ...c })),
+          .transform((c) => ({
+            default: 3,
+            'my-ip': 1,
+            'tls-configuration': 4,
+            'tls-rating': 10,
+            'dnssec-chain': 5,
+            'http-rating': 5,
+            ...c,
+          }))
+          .describe(
+            'cost per REST tool name; the keys given are merged over these defaults, and `default` prices every tool not named',
+          ),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('Credits (decisions §1): every key has `credits` per rolling window; each check costs its price.'),
     store: z
-      .object({ redisUrl: z.string().url().nullable().default(null) })
+      .object({
+        redisUrl: z.string().url().nullable().default(null).meta({
+          description:
+            'Redis (`redis://` or `rediss://`) holding the credit ledger, the key-issuance limits and spent form tokens, the budget of requests without a key, and the WHOIS/RDAP cache, shared by several instances; `null` = in the primary process, for its workers',
+          env: 'REDIS_URL',
+        }),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('State shared by the workers and the instances of one deployment.'),
     targets: z
-      .object({ allow: z.array(cidr).default([]) })
+      .object({
+        allow: z
+          .array(cidr)
+          .default([])
+          .describe('CIDRs exempt from the private/internal-address refusal (intranets, test labs)'),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('The target guard (decisions §7): what the checks may connect to.'),
     dns: z
       .object({
-        system: z.array(hostPort).default([]),
-        timeoutMs: positiveMs.default(2000),
+        system: z
+          .array(hostPort)
+          .default([])
+          .describe(
+            '`host`, `host:port` or `[v6]:port` resolvers for the "system" resolver; empty = the OS resolver configuration',
+          ),
+        timeoutMs: positiveMs.default(2000).describe('bound of one DNS question, a retry included'),
         publicResolvers: z
           .array(resolverEntry)
           .min(1)
-          .default(() => DEFAULT_PUBLIC_RESOLVERS.map((r) => ({ ...r }))),
+          .default(() => DEFAULT_PUBLIC_RESOLVERS.map((r) => ({ ...r })))
+          .describe(
+            '`{ name, ip, countryCode, address? }`: the `resolver` choices of dns-lookup and the resolvers dns-propagation asks (default: the eight of api-v1.md); `ip` is what the API accepts and reports, `address` (default `<ip>:53`) is where queries really go',
+          ),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('The DNS client.'),
+    dnssec: z
+      .object({
+        trustAnchors: z
+          .array(dsRecordText)
+          .min(1)
+          // dnssec-chain starts from one zone: every anchor names the same owner
+          .refine(
+            (anchors) =>
+              new Set(anchors.map((a) => a.trim().split(/\s+/)[0]!.toLowerCase().replace(/\.?$/, '.'))).size === 1,
+            {
+              message: 'every trust anchor must be for the same zone',
+            },
+          )
+          .default(() => [...DEFAULT_DNSSEC_TRUST_ANCHORS])
+          .describe(
+            'DS records in presentation format with their owner (`<owner> [TTL] [IN] DS <tag> <algorithm> <digest type> <hex>`) that dnssec-chain validates from, all for one zone; default: the IANA root zone KSKs (KSK-2017 and KSK-2024)',
+          ),
+        source: z
+          .enum(['resolver', 'authoritative'])
+          .default('resolver')
+          .describe(
+            "`resolver`: the system resolver, asked with DO and CD; `authoritative`: the zones' own servers, walked from the root",
+          ),
+        rootServers: z
+          .array(hostPort)
+          .min(1)
+          .default(() => [...DEFAULT_ROOT_SERVERS])
+          .describe(
+            "where the authoritative walk starts (`host` or `host:port`); default: the root servers' IPv4 addresses (a to m)",
+          ),
+      })
+      .strict()
+      .prefault({})
+      .describe("dnssec-chain's trust anchors and where it asks ([dnssec-chain.md](contract/dnssec-chain.md))."),
     dnsbl: z
       .object({
         zones: z
           .array(z.object({ zone: z.string().min(1), name: z.string().min(1) }).strict())
-          .default(() => DEFAULT_DNSBL_ZONES.map((z) => ({ ...z }))),
+          .default(() => DEFAULT_DNSBL_ZONES.map((z) => ({ ...z })))
+          .describe(
+            '`{ zone, name }` DNS block lists asked by dns-blacklist-checker and mailhealth-check; default: six lists alive in 2026 (SORBS closed in 2024 and is not shipped)',
+          ),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('DNS block lists.'),
     dkim: z
       .object({
         selectors: z
           .array(z.string().regex(/^[A-Za-z0-9_-]{1,63}(\.[A-Za-z0-9_-]{1,63})*$/, 'expected a DNS label'))
-          .default(['default', 'google', 'selector1', 'selector2', 'k1', 's1', 'mail', 'dkim']),
+          .default(['default', 'google', 'selector1', 'selector2', 'k1', 's1', 'mail', 'dkim'])
+          .describe(
+            'selectors mailhealth-check probes, besides those of the providers it recognises from the MX hosts and SPF includes',
+          ),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('DKIM selectors.'),
     whois: z
       .object({
-        server: z.string().min(1).default('whois.iana.org'),
-        port: port.default(43),
-        timeoutMs: positiveMs.default(8000),
+        server: z.string().min(1).default('whois.iana.org').describe('root of the referral chain'),
+        port: port.default(43).describe('port of every WHOIS server, root and referred'),
+        timeoutMs: positiveMs.default(8000).describe('bound of each WHOIS hop'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('WHOIS (registration data where RDAP has no service).'),
     rdap: z
-      .object({ enabled: z.boolean().default(true), bootstrapFile: z.string().min(1).nullable().default(null) })
+      .object({
+        enabled: z
+          .boolean()
+          .default(true)
+          .describe('RDAP first where the IANA bootstrap names a service for the registry; `false` = WHOIS only'),
+        bootstrapFile: z
+          .string()
+          .min(1)
+          .nullable()
+          .default(null)
+          .describe('an IANA-format `dns.json`; `null` = the bundled copy (`data/rdap-dns.json`)'),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('RDAP (registration data).'),
     ipInfo: z
       .object({
-        source: z.enum(['embedded', 'ipinfo']).default('embedded'),
-        database: z.string().min(1).nullable().default(null),
-        token: z.string().min(1).nullable().default(null),
-        baseUrl: z.string().url().default('https://api.ipinfo.io'),
+        source: z
+          .enum(['embedded', 'ipinfo'])
+          .default('embedded')
+          .describe(
+            '`embedded` (the bundled database) or `ipinfo` (the IPinfo Lite API; a failure falls back to the database)',
+          ),
+        database: z
+          .string()
+          .min(1)
+          .nullable()
+          .default(null)
+          .describe('an operator-supplied IPinfo Lite MMDB replacing the bundled data'),
+        token: z.string().min(1).nullable().default(null).meta({ description: 'IPinfo token', env: 'IPINFO_TOKEN' }),
+        baseUrl: z.string().url().default('https://api.ipinfo.io').describe('IPinfo API base'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('IP data: AS, AS name, country (ip-info, asn-lookup, what-is-my-ip, website-health-check).'),
     tcp: z
-      .object({ connectTimeoutMs: positiveMs.default(5000) })
+      .object({
+        connectTimeoutMs: positiveMs
+          .default(5000)
+          .describe("bound of one TCP connect (port-checker's wait before `filtered`, the TLS checks)"),
+      })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('TCP connects.'),
     tls: z
-      .object({ handshakeTimeoutMs: positiveMs.default(5000) })
+      .object({
+        handshakeTimeoutMs: positiveMs.default(5000).describe('bound of one TLS handshake once connected'),
+        ratingHandshakes: z
+          .number()
+          .int()
+          .min(1)
+          .max(1000)
+          .default(200)
+          .describe('handshakes one tls-rating may make ([grades.md](contract/grades.md) bounds)'),
+        ratingConcurrency: z
+          .number()
+          .int()
+          .min(1)
+          .max(64)
+          .default(8)
+          .describe('handshakes one tls-rating makes at once'),
+      })
       .strict()
-      .prefault({}),
-    /**
-     * added section: the SMTP probe of smtp-starttls, dane and mailhealth-check. `heloName` is the name
-     * sent in EHLO (RFC 5321 §4.1.1.1: the client's own domain); null sends this machine's host name.
-     * `enabled` false: no SMTP session is opened (hosts whose outbound port 25 is blocked).
-     */
+      .prefault({})
+      .describe('TLS handshakes.'),
     smtp: z
       .object({
-        enabled: z.boolean().default(true),
+        enabled: z
+          .boolean()
+          .default(true)
+          .describe(
+            '`false` opens no SMTP session — for hosts whose outbound port 25 is blocked (most clouds by default), where every session would wait the connect bound: smtp-starttls answers 503, dane reports the records without matching them, mailhealth-check\'s starttls part is `info` "not tested"',
+          ),
         heloName: z
           .string()
           .regex(
@@ -189,101 +389,203 @@ const schema = z
             'expected a host name',
           )
           .nullable()
-          .default(null),
-        connectTimeoutMs: positiveMs.default(5000),
-        replyTimeoutMs: positiveMs.default(10_000),
-        sessionTimeoutMs: positiveMs.default(20_000),
+          .default(null)
+          .describe(
+            "the name sent in `EHLO` by smtp-starttls, dane and mailhealth-check (RFC 5321 §4.1.1.1: the client's own host name); `null` sends this machine's host name. Receivers check it against the reverse DNS of the address you send from, so set it to that name",
+          ),
+        replyTimeoutMs: positiveMs.default(10_000).describe('bound of each SMTP reply'),
+        sessionTimeoutMs: positiveMs
+          .default(20_000)
+          .describe('bound of the whole SMTP session (greeting to handshake)'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('The SMTP probe of smtp-starttls, dane and mailhealth-check.'),
     ping: z
-      .object({ count: z.number().int().min(1).max(20).default(4), timeoutMs: positiveMs.default(5000) })
+      .object({
+        count: z.number().int().min(1).max(20).default(4).describe('echo requests per ping'),
+        timeoutMs: positiveMs.default(5000).describe('ping deadline'),
+      })
       .strict()
-      .prefault({}),
-    /** added section: bounds on a GraphQL operation, checked before it runs (README "Abuse limits") */
+      .prefault({})
+      .describe('ping (iputils).'),
     graphql: z
       .object({
-        maxTokens: z.number().int().min(100).default(4000),
-        maxAliases: z.number().int().min(0).default(15),
-        maxDepth: z.number().int().min(2).default(16),
-        maxDirectives: z.number().int().min(0).default(10),
+        maxTokens: z.number().int().min(100).default(4000).describe('tokens of a GraphQL document'),
+        maxAliases: z.number().int().min(0).default(15).describe('aliases in one operation, fragments included'),
+        maxDepth: z
+          .number()
+          .int()
+          .min(2)
+          .default(16)
+          .describe(
+            "field depth of one operation (fragments flattened, introspection counted; GraphiQL's schema query fits)",
+          ),
       })
       .strict()
-      .prefault({}),
-    /**
-     * added section: what one client address may ask of the surfaces that need no key (GraphQL without a
-     * key, GraphiQL, the developer page, the OpenAPI document, /docs) per rolling window; 0 turns it off
-     */
+      .prefault({})
+      .describe(
+        'Bounds on a GraphQL operation, checked before it runs ([Abuse limits](keys-and-limits.md#abuse-limits)); a refusal is a 400 `INVALID_OPERATION`.',
+      ),
     unkeyed: z
       .object({
-        requests: z.number().int().min(0).default(60),
-        windowSeconds: z.number().int().min(1).default(60),
+        requests: z
+          .number()
+          .int()
+          .min(0)
+          .default(60)
+          .describe(
+            'requests one client address (IPv4, or IPv6 /64) may make per window to the surfaces that need no key; `0` = off',
+          ),
+        windowSeconds: z.number().int().min(1).default(60).describe('that rolling window, in seconds'),
       })
       .strict()
-      .prefault({}),
-    /**
-     * added section (README "Under load"): check requests running at once and waiting, per process;
-     * past them a request is shed with 503 and Retry-After. `maxEventLoopDelayMs` 0 turns the event-loop
-     * test off; `perKeyInFlight` bounds one key's requests in flight or waiting (429 past it).
-     */
+      .prefault({})
+      .describe(
+        'What one client address may ask of the surfaces that need no key (GraphQL without a key, GraphiQL, the developer page, `POST /keys`, the OpenAPI document, `/docs`) per rolling window ([Abuse limits](keys-and-limits.md#abuse-limits)).',
+      ),
     admission: z
       .object({
-        maxInFlight: z.number().int().min(1).default(32),
-        maxQueued: z.number().int().min(0).default(256),
-        maxQueueWaitMs: positiveMs.default(5_000),
-        maxEventLoopDelayMs: z.number().int().min(0).default(100),
-        perKeyInFlight: z.number().int().min(1).default(8),
-        retryAfterSeconds: z.number().int().min(1).max(3600).default(2),
+        maxInFlight: z
+          .number()
+          .int()
+          .min(1)
+          .default(32)
+          .describe('check requests (REST tools and GraphQL operations) running at once per process'),
+        maxQueued: z
+          .number()
+          .int()
+          .min(0)
+          .default(256)
+          .describe('check requests waiting for a slot, first come first served'),
+        maxQueueWaitMs: positiveMs.default(5_000).describe('longest wait in that queue before a 503'),
+        maxEventLoopDelayMs: z
+          .number()
+          .int()
+          .min(0)
+          .default(100)
+          .describe(
+            'while check requests are running and the event loop has been late by more than this in each of the last three 200 ms periods, new check requests get a 503 at once; `0` = off',
+          ),
+        perKeyInFlight: z
+          .number()
+          .int()
+          .min(1)
+          .default(8)
+          .describe(
+            'requests one key may have running or waiting; past it 429 (a concurrency limit, not the allowance)',
+          ),
       })
       .strict()
-      .prefault({}),
-    /**
-     * added section (README "Under load"): upstream questions in flight at once per process, by family;
-     * past a cap a question waits its turn within its request's deadline
-     */
-    outbound: z
+      .prefault({})
+      .describe(
+        'Check requests running at once and waiting, per process; past them a request is shed with 503 and `Retry-After` ([Under load](operations.md#under-load)).',
+      ),
+    jobs: z
       .object({
-        dns: z.number().int().min(1).default(512),
-        tcp: z.number().int().min(1).default(256),
-        tls: z.number().int().min(1).default(128),
-        http: z.number().int().min(1).default(128),
-        ping: z.number().int().min(1).default(16),
-        whois: z.number().int().min(1).default(32),
-        rdap: z.number().int().min(1).default(64),
-        smtp: z.number().int().min(1).default(32),
+        concurrency: z
+          .number()
+          .int()
+          .min(1)
+          .max(1024)
+          .default(8)
+          .describe(
+            "job items running at once per process, a budget of their own that never takes interactive requests' slots ([Jobs](jobs.md))",
+          ),
+        maxTargets: z.number().int().min(1).max(100_000).default(10_000).describe('targets one job may have'),
+        maxActivePerKey: z
+          .number()
+          .int()
+          .min(1)
+          .default(3)
+          .describe('queued or running jobs one key may have; one more is a 429'),
+        retentionHours: z
+          .number()
+          .min(1)
+          .max(24 * 365)
+          .default(72)
+          .describe('how long a job and its results are kept after it ends (then deleted from the store)'),
+        staleAfterMs: positiveMs
+          .default(30_000)
+          .describe(
+            'with `store.redisUrl`: an item whose instance has not renewed its lock for this long (the instance died) is taken again by another, once',
+          ),
+        callbackBackoffMs: positiveMs
+          .default(2_000)
+          .describe("wait before a job callback's second try; the third waits four times as long (3 tries in all)"),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe(
+        'Jobs: one check over many targets, run in the background and kept in `server.dataDir`, or in Redis with `store.redisUrl` ([Jobs](jobs.md), [contract](contract/jobs.md)).',
+      ),
     http: z
       .object({
-        timeoutMs: positiveMs.default(10_000),
-        maxRedirects: z.number().int().min(0).max(50).default(10),
+        timeoutMs: positiveMs.default(10_000).describe('bound of one HTTP fetch (all hops)'),
+        maxRedirects: z.number().int().min(0).max(50).default(10).describe('redirect hops followed'),
         maxBodyBytes: z
           .number()
           .int()
           .min(1024)
           .max(64 * 1024 * 1024)
-          .default(1_048_576),
+          .default(1_048_576)
+          .describe('bytes of a body read at most'),
+        hstsPreloadList: z
+          .string()
+          .min(1)
+          .nullable()
+          .default(null)
+          .describe(
+            "http-rating: path of Chromium's HSTS preload list (`transport_security_state_static.json`), read on first use; `null`: no host counts as preloaded ([grades.md](contract/grades.md))",
+          ),
       })
       .strict()
-      .prefault({}),
-    /**
-     * added section (README "Operations"): /metrics is served by the primary process on a listener of its
-     * own (`host`:`port`, loopback by default; `port` null serves none), never on the API port unless
-     * `token` is set, and then only with `Authorization: Bearer <token>` (required on both).
-     */
+      .prefault({})
+      .describe(
+        'The HTTP fetcher (http-headers, open-graph-checker, website-health-check, MTA-STS policies, BIMI logos).',
+      ),
     metrics: z
       .object({
-        host: z.string().min(1).default('127.0.0.1'),
-        port: z.number().int().min(0).max(65535).nullable().default(9464),
-        token: z.string().min(16, 'the metrics token needs at least 16 characters').nullable().default(null),
+        host: z
+          .string()
+          .min(1)
+          .default('127.0.0.1')
+          .describe('address of the metrics listener; keep it on loopback or a private network'),
+        port: z
+          .number()
+          .int()
+          .min(0)
+          .max(65535)
+          .nullable()
+          .default(9464)
+          .describe(
+            'port of the metrics listener; `0` = any free port (logged as `metrics_listening`), `null` = no metrics listener',
+          ),
+        token: z
+          .string()
+          .min(16, 'the metrics token needs at least 16 characters')
+          .nullable()
+          .default(null)
+          .describe(
+            'a bearer token (at least 16 characters) for `/metrics`: when set, both the metrics listener and the API port answer `/metrics` to `Authorization: Bearer <token>` only; `null` = no token, and no `/metrics` on the API port (404)',
+          ),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe(
+        '`/metrics`: served by the primary process on a listener of its own, never on the API port unless `token` is set ([Metrics](operations.md#metrics)).',
+      ),
   })
   .strict();
 
 type Parsed = z.output<typeof schema>;
+
+/**
+ * The configuration's schema: every key's type, default and description (`.describe()`/`.meta()`, with
+ * `env` naming the environment variable that sets it). docs/configuration.md is generated from it
+ * (`npm run docs`).
+ */
+export const configSchema = schema;
 
 export interface PublicResolver {
   readonly name: string;
@@ -379,10 +681,51 @@ function applyEnv(raw: Record<string, any>, env: NodeJS.ProcessEnv): void {
 }
 
 /** Builds a Config from a plain object (tests) or the parsed file. Throws ConfigError naming every bad key path. */
-export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv = {}, source = 'config'): Config {
+/**
+ * Keys earlier versions read that this one no longer has (CHANGELOG "Removed"): a file written for an
+ * earlier version still starts, with a warning naming each key and where its setting went, instead of being
+ * refused as an unknown key.
+ */
+export const REMOVED_KEYS: Readonly<Record<string, string>> = {
+  'server.heapGrowthPercent': 'pass --heap-growing-percent=N on the node command line (npm start passes 30)',
+  'server.singleThreadedGc': 'pass --single-threaded-gc on the node command line',
+  'outbound.dns': "the per-family caps are the service's own (size admission.* instead)",
+  'outbound.tcp': "the per-family caps are the service's own (size admission.* instead)",
+  'outbound.tls': "the per-family caps are the service's own (size admission.* instead)",
+  'outbound.http': "the per-family caps are the service's own (size admission.* instead)",
+  'outbound.ping': "the per-family caps are the service's own (size admission.* instead)",
+  'outbound.whois': "the per-family caps are the service's own (size admission.* instead)",
+  'outbound.rdap': "the per-family caps are the service's own (size admission.* instead)",
+  'outbound.smtp': "the per-family caps are the service's own (size admission.* instead)",
+  'smtp.connectTimeoutMs': 'the SMTP connect is bounded by tcp.connectTimeoutMs',
+  'graphql.maxDirectives': 'fixed at 10 (@skip and @include are the only directives)',
+  'admission.retryAfterSeconds': 'a shed request is told to retry in 2 s',
+};
+
+/** Removes the keys of REMOVED_KEYS from `raw` (and a section left empty), and says which it removed. */
+function withoutRemovedKeys(raw: Record<string, any>, source: string): string[] {
+  const warnings: string[] = [];
+  for (const [path, instead] of Object.entries(REMOVED_KEYS)) {
+    const [section, key] = path.split('.') as [string, string];
+    const holder = raw[section];
+    if (holder === null || typeof holder !== 'object' || !(key in holder)) continue;
+    delete holder[key];
+    if (Object.keys(holder).length === 0) delete raw[section];
+    warnings.push(`${source}: "${path}" is no longer a setting and is ignored: ${instead}`);
+  }
+  return warnings;
+}
+
+export function buildConfig(
+  raw: unknown,
+  env: NodeJS.ProcessEnv = {},
+  source = 'config',
+  warn: (message: string) => void = () => {},
+): Config {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
     throw new ConfigError(`${source}: expected a JSON object`);
   const copy = structuredClone(raw) as Record<string, any>;
+  for (const warning of withoutRemovedKeys(copy, source)) warn(warning);
   applyEnv(copy, env);
   const result = schema.safeParse(copy);
   if (!result.success) throw new ConfigError(formatIssues(result.error, source));
@@ -404,7 +747,7 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv = {}, source = 
 }
 
 /** Reads NETDIAG_CONFIG (if set) and the environment. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, warn?: (message: string) => void): Config {
   const file = env.NETDIAG_CONFIG;
   let raw: unknown = {};
   if (file) {
@@ -420,7 +763,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError(`${file}: not valid JSON (${(e as Error).message})`);
     }
   }
-  return buildConfig(raw, env, file ?? 'config');
+  return buildConfig(raw, env, file ?? 'config', warn);
 }
 
 /** `server.workers`, with 0 meaning one per core. */

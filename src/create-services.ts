@@ -5,7 +5,7 @@ import { createDnsCache } from './loaders/dns-cache.js';
 import { connectionSettings, type ConnectionSettings } from './probes/tls/settings.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
-import { createDnsClient, systemResolvers } from './probes/dns/client.js';
+import { createDnsClient, OWN_RESOLVER_LABEL, systemResolvers } from './probes/dns/client.js';
 import { createIpDataSource, type IpDataSource } from './probes/ipdata/source.js';
 import { createIpFactsCache } from './loaders/ip-facts-cache.js';
 import { loadBootstrapFile } from './probes/registry/bootstrap.js';
@@ -90,7 +90,7 @@ export async function createServices(
     config,
     keyring,
     admission,
-    outbound: createOutbound(config.outbound),
+    outbound: createOutbound(),
     quota,
     issueLedger,
     unkeyedLedger,
@@ -100,7 +100,10 @@ export async function createServices(
     now,
     dnsClient: createDnsClient({ timeoutMs: config.dns.timeoutMs }),
     dnsCache: createDnsCache(),
-    systemResolvers: config.dns.system.length > 0 ? config.dns.system : systemResolvers(),
+    systemResolvers: (config.dns.system.length > 0 ? config.dns.system : systemResolvers()).map((server) => ({
+      ...server,
+      label: OWN_RESOLVER_LABEL,
+    })),
     ipData,
     ipFactsCache: createIpFactsCache(),
     rdapBootstrap,

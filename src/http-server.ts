@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from './app.js';
+import { answerClientErrors } from './client-errors.js';
 import { applyHttpTimeouts } from './http-timeouts.js';
 
 /** The app as a node:http request listener. */
@@ -15,5 +16,5 @@ export function requestListenerFor(app: App): RequestListener {
 }
 
 export function createHttpServer(app: App): Server {
-  return applyHttpTimeouts(createServer(requestListenerFor(app)));
+  return answerClientErrors(applyHttpTimeouts(createServer(requestListenerFor(app))));
 }

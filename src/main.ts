@@ -9,10 +9,10 @@
  */
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { applyHeapGrowth } from './heap-growth.js';
 import { createJsonLogger, type Logger } from './log.js';
 import { whileStarting } from './web/starting.js';
 import type { Services } from './services.js';
+import type { App } from './app.js';
 
 const SHUTDOWN_GRACE_MS = 25_000;
 
@@ -21,11 +21,15 @@ async function main(): Promise<void> {
   const logger = createJsonLogger();
   let config: Config;
   try {
-    config = loadConfig();
+    // the primary says once what the file names that this version no longer reads (the workers read it too)
+    config = loadConfig(process.env, (message) => {
+      if (!cluster.isPrimary) return;
+      process.stderr.write(`netdiag: ${message}\n`);
+      logger.warn('config_key_removed', { message });
+    });
   } catch (e) {
     refuseConfig(e);
   }
-  applyHeapGrowth(config.server.heapGrowthPercent);
 
   if (cluster.isPrimary) {
     const { runPrimary } = await import('./cluster/primary.js');
@@ -42,6 +46,7 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
     process.exit(code);
   };
   let services: Services | undefined;
+  let app: App | undefined;
   let drain: (() => Promise<void>) | undefined;
   let stopping = false;
   const stop = (signal: string) => {
@@ -58,7 +63,9 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
       logger.error('shutdown_forced', { afterMs: SHUTDOWN_GRACE_MS, pid: process.pid });
       exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
-    // Take no new connection, let in-flight requests finish, close idle keep-alive connections.
+    // Take no new job item (one cut short runs again at the next start), no new connection; let in-flight
+    // requests finish, close idle keep-alive connections.
+    app?.stopBackground();
     draining().then(async () => {
       await services?.close();
       logger.info('stopped', { pid: process.pid });
@@ -101,7 +108,10 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
   serveMetricsToPrimary(primary, services.metrics.registry);
   // /metrics on the API port (with metrics.token) shows the whole instance, as the metrics port does.
   services.metrics.exposeFrom(expositionFromPrimary(primary));
-  const intake = takeHandedConnections(createHttpServer(createApp(services)), primary);
+  app = createApp(services);
+  const { jobStats } = app;
+  services.metrics.watchJobs(jobStats, config.store.redisUrl !== null);
+  const intake = takeHandedConnections(createHttpServer(app), primary);
   drain = intake.drain;
   logger.info('ready', { pid: process.pid, ms: Math.round(performance.now() - started) });
   intake.ready();

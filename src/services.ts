@@ -3,12 +3,13 @@
  * the logger, the probes and the cross-request caches. Built once in create-services.ts (from
  * main.ts, the composition root); tests build their own with loopback upstreams.
  */
-import type { Config, HostPort } from './config.js';
+import type { Config } from './config.js';
 import type { DnsCache } from './loaders/dns-cache.js';
 import type { ConnectionSettings } from './probes/tls/settings.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './platform/metrics.js';
 import type { DnsClient } from './probes/dns/client.js';
+import type { DnsServer } from './probes/dns/types.js';
 import type { IpDataSource } from './probes/ipdata/source.js';
 import type { IpFactsCache } from './loaders/ip-facts-cache.js';
 import type { Bootstrap } from './probes/registry/bootstrap.js';
@@ -30,7 +31,7 @@ export interface Services extends LoaderDependencies {
   readonly quota: QuotaStore;
   /** key issuance on the developer page, by client address: `auth.issuePerIpPerDay` per rolling 24 h (decisions §10) */
   readonly issueLedger: QuotaStore;
-  /** requests without a key, by client address: `unkeyed.requests` per rolling `unkeyed.windowSeconds` (README "Abuse limits") */
+  /** requests without a key, by client address: `unkeyed.requests` per rolling `unkeyed.windowSeconds` (docs/keys-and-limits.md "Abuse limits") */
   readonly unkeyedLedger: QuotaStore;
   /** `auth.secret` or the generated one: signs issued keys and the developer page's form tokens */
   readonly secret: string;
@@ -40,8 +41,8 @@ export interface Services extends LoaderDependencies {
   readonly now: () => number;
   readonly dnsClient: DnsClient;
   readonly dnsCache: DnsCache;
-  /** `dns.system`, or the operating system's resolvers when that is empty */
-  readonly systemResolvers: readonly HostPort[];
+  /** `dns.system`, or the operating system's resolvers when that is empty, labelled as the service's own */
+  readonly systemResolvers: readonly DnsServer[];
   /** trust anchors and time bounds of the TLS and TCP connection checks */
   readonly connections: ConnectionSettings;
   /** IP → ASN / country facts (bundled database, operator MMDB or IPinfo Lite) */

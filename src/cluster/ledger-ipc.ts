@@ -6,8 +6,9 @@
  *
  * A worker sends the ledger requests of one event-loop turn as one message, and the primary answers
  * them as one: a message is a JSON encoding, a pipe write and a parse on each side, which at one per
- * request took about 4 % of a worker's CPU and most of the primary's on the load mix. Sending at the
- * end of the turn (setImmediate, after the turn's I/O callbacks) adds no waiting of its own.
+ * request took a noticeable share of a worker's CPU and most of the primary's on the load mix
+ * (docs/performance.md "Measured reasons behind design choices"). Sending at the end of the turn
+ * (setImmediate, after the turn's I/O callbacks) adds no waiting of its own.
  */
 import type { ChargeOutcome, QuotaStore } from '../platform/quota.js';
 

@@ -10,7 +10,9 @@
  * code and says so: what failed one start would fail the next, and a replacement loop would hide it.
  * A worker that dies after it was ready is replaced.
  */
+import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import cluster, { type Worker } from 'node:cluster';
 import type { RequestListener } from 'node:http';
 import { Gauge } from 'prom-client';
@@ -19,6 +21,7 @@ import type { Logger } from '../log.js';
 import { loadOrCreateSecret } from '../platform/keys.js';
 import { createMetrics, enableProcessMetrics } from '../platform/metrics.js';
 import { createMemoryQuotaStore, type QuotaStore } from '../platform/quota.js';
+import { createJournaledQuotaStore } from '../platform/quota-journal.js';
 import { ensureBundledIpDataFile } from '../probes/ipdata/bundled.js';
 import { ledgerPolicies } from '../platform/ledger-policies.js';
 import { createConnectionRouter } from './connection-router.js';
@@ -38,6 +41,9 @@ const EX_CONFIG = 78;
 /** Any other start that cannot serve: a port that cannot be opened, a worker that cannot start. */
 const EX_START_FAILED = 1;
 
+/** The credit ledger's journal in `server.dataDir` (src/platform/quota-journal.ts). */
+const QUOTA_JOURNAL_FILE = 'ledger-quota.ndjson';
+
 export interface PrimaryOptions {
   readonly shutdownGraceMs: number;
   /** what the primary answers while no worker is ready (src/web/starting.ts): 503 with Retry-After */
@@ -49,11 +55,13 @@ type WorkerPhase = 'starting' | 'ready' | 'stopping';
 export async function runPrimary(config: Config, logger: Logger, options: PrimaryOptions): Promise<void> {
   // One secret for all workers: created here, before any worker could race to create its own.
   loadOrCreateSecret(config.auth.secret, config.server.dataDir);
+  mkdirSync(config.server.dataDir, { recursive: true });
   const policies = ledgerPolicies(config);
   const stores: Record<LedgerName, QuotaStore> | null = config.store.redisUrl
     ? null
     : {
-        quota: createMemoryQuotaStore(policies.quota),
+        // the credit ledger outlives a restart (docs/contract/jobs.md "Behaviour": durable), beside the jobs
+        quota: createJournaledQuotaStore(policies.quota, join(config.server.dataDir, QUOTA_JOURNAL_FILE)),
         issue: createMemoryQuotaStore(policies.issue),
         unkeyed: createMemoryQuotaStore(policies.unkeyed),
       };
@@ -117,7 +125,13 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
     portOpened = true;
     const { host, port } = config.server;
     router.listen(host, port).then(
-      (address) => logger.info('listening', { pid: process.pid, address: addressOf(address.address, address.port) }),
+      (address) => {
+        logger.info('listening', { pid: process.pid, address: addressOf(address.address, address.port) });
+        // for the person who started it (the JSON lines on stdout are for machines)
+        process.stderr.write(
+          `netdiag: listening on ${browsable(address.address, address.port)} — the developer page; the API at /api/v1, GraphQL at /graphql, docs at /docs\n`,
+        );
+      },
       (e: unknown) => failStart((e as Error).message, { code: (e as ListenError).code }, EX_START_FAILED),
     );
   };
@@ -185,6 +199,7 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
         'metrics.host / metrics.port',
       );
       logger.info('metrics_listening', { address: addressOf(address.address, address.port) });
+      process.stderr.write(`netdiag: metrics on ${browsable(address.address, address.port)}metrics\n`);
     } catch (e) {
       process.stderr.write(`netdiag: ${(e as Error).message}\n`);
       logger.error('start_failed', { message: (e as Error).message });
@@ -195,11 +210,7 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
   const workers = workerCount(config);
   if (config.ipInfo.database === null) await prepareBundledIpData(config.server.dataDir, logger);
   const cores = availableParallelism();
-  const execArgv = workerExecArgv(process.execArgv, {
-    singleThreadedGc: config.server.singleThreadedGc,
-    workers,
-    cores,
-  });
+  const execArgv = workerExecArgv(process.execArgv, { workers, cores });
   cluster.setupPrimary({ execArgv });
   if (stopping) return;
   for (let i = 0; i < workers; i++) fork();
@@ -225,4 +236,10 @@ async function prepareBundledIpData(dataDir: string, logger: Logger): Promise<vo
   } catch (e) {
     logger.error('ip_data_file_failed', { message: (e as Error).message });
   }
+}
+
+/** An address a browser can open: a wildcard address is reached as localhost. */
+function browsable(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}/`;
 }

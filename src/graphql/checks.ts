@@ -7,9 +7,9 @@
  *
  * From it come the GraphQL field (registered here with the definition in its `extensions.check`), the
  * REST route (src/rest/routes.ts, with the fixed document schema/rest/<tool>.graphql, checked against
- * the definition at start), pricing before execution (src/graphql/pricing.ts: the same parser, so an
- * invalid field is left unpriced and a 400 is not charged) and the OpenAPI operation.
- * Every module in src/graphql/checks/ is such a definition; src/graphql/schema.ts loads them all.
+ * the definition at start), pricing before execution (src/graphql/pricing.ts; a field the same parser
+ * refuses is given its price back after execution, src/graphql/plugins/use-credits.ts) and the OpenAPI operation.
+ * Every module in src/graphql/definitions/ is such a definition; src/graphql/schema.ts loads them all.
  */
 import type { OutputRef } from '@pothos/core';
 import { decidedBeforeUpstream } from '../errors.js';
@@ -34,7 +34,7 @@ export type CheckFamily = keyof typeof CHECK_FAMILIES;
 /**
  * How a REST query parameter becomes the argument of the same name: `required` and `optional` text
  * (checked for length and control characters), `port` a required port number, `optionalPort` one that
- * may be left out. Unknown parameters are ignored (README "REST parameters").
+ * may be left out. Unknown parameters are ignored (docs/getting-started.md "REST parameters").
  */
 export type RestParameterKind = 'required' | 'optional' | 'port' | 'optionalPort';
 
@@ -58,9 +58,12 @@ interface CheckDefinitionBase<A, P, R> {
   readonly parse: (args: A, ctx: RequestContext) => P;
 }
 
-/** A check that asks upstreams: `run` gets the request's check context (probes behind per-request loaders). */
+/**
+ * A check that asks upstreams: `run` gets the request's check context (probes behind per-request loaders)
+ * first, as every run function of src/checks/ takes it, so a definition names its run function as it is.
+ */
 interface IoCheckDefinition<A, P, R> extends CheckDefinitionBase<A, P, R> {
-  readonly run: (parsed: P, checks: CheckContext, ctx: RequestContext) => Promise<R> | R;
+  readonly run: (checks: CheckContext, parsed: P, ctx: RequestContext) => Promise<R> | R;
 }
 
 /**
@@ -108,8 +111,11 @@ export function defineCheck<A, P, R>(definition: IoCheckDefinition<A, P, R> | Lo
   };
   const resolve =
     'run' in definition
-      ? async (_parent: unknown, args: A, ctx: RequestContext) =>
-          definition.run(parse(args, ctx), ctx.scope.checks, ctx)
+      ? async (_parent: unknown, args: A, ctx: RequestContext) => {
+          // parsed first: a refused input never makes the check context (its loaders, its deadline)
+          const parsed = parse(args, ctx);
+          return definition.run(ctx.scope.checks, parsed, ctx);
+        }
       : async (_parent: unknown, args: A, ctx: RequestContext) => definition.answer(parse(args, ctx), ctx);
 
   builder.queryField(field, (t) =>

@@ -7,6 +7,8 @@ import { setMaxListeners } from 'node:events';
 import type { AuthOutcome } from '../platform/auth.js';
 import type { Services } from '../services.js';
 import { createCheckContext, type CheckContext } from '../loaders/context.js';
+import type { JobsPort } from './jobs/jobs-port.js';
+import { Deadline } from '../deadline.js';
 
 /** What the HTTP layer knows about the connection. */
 export interface ServerContext {
@@ -28,6 +30,11 @@ export interface ExecutionInput extends ServerContext {
   readonly responseHeaders: Record<string, string>;
   /** run by the caller once the response is made (RequestScope.end: timer, listener, leftover work) */
   readonly atEnd: (() => void)[];
+  /**
+   * A job item whose price was charged with its job (docs/contract/jobs.md "Credits"): the credits plugin
+   * charges nothing more; the job gives back what its items do not use.
+   */
+  readonly prepaid?: boolean;
 }
 
 export interface RequestContext {
@@ -40,11 +47,16 @@ export interface RequestContext {
   readonly scope: RequestScope;
   /** headers the HTTP layer adds to the response (RateLimit fields) */
   readonly responseHeaders: Record<string, string>;
+  /** a job item, paid for with its job: not charged again (ExecutionInput.prepaid) */
+  readonly prepaid: boolean;
+  /** the job operations behind the job fields (./jobs/job-fields.ts); null where the app offers none */
+  readonly jobs: JobsPort | null;
 }
 
 /**
  * The reason of every ended request's signal: one shared value, since a DOMException captures a stack
- * trace when made (a new one per request cost my-ip 15 % of its throughput).
+ * trace when made (a new one per request cost my-ip a noticeable share of its throughput,
+ * docs/performance.md "Measured reasons behind design choices").
  */
 const REQUEST_ENDED = new DOMException('the request has ended', 'AbortError');
 
@@ -55,10 +67,8 @@ const REQUEST_ENDED = new DOMException('the request has ended', 'AbortError');
  * context with Object.assign, which would read (and so create) every getter of ours.
  */
 export class RequestScope {
-  #controller: AbortController | undefined;
-  #timer: NodeJS.Timeout | undefined;
+  #deadline: Deadline | undefined;
   #checks: CheckContext | undefined;
-  readonly #onClientGone = (): void => this.#abort(this.request.signal.reason);
 
   constructor(
     private readonly services: Services,
@@ -67,31 +77,23 @@ export class RequestScope {
   ) {}
 
   /**
-   * Aborts when the client goes away, the request's deadline passes or the request has ended. Its own
-   * controller and timer rather than AbortSignal.any over AbortSignal.timeout: those stay alive until the
-   * timer fires — on Node 24 every request's signals for the full 20 s bound, 30,000 of them (about 18
-   * MB) under the load mix —, where these are released by `end`.
+   * Aborts when the client goes away, the request's deadline passes or the request has ended. A
+   * Deadline rather than AbortSignal.any over AbortSignal.timeout: those stay alive until the timer
+   * fires (on Node 24 every request's signals for the full bound, docs/performance.md "Measured reasons
+   * behind design choices"), where a Deadline is released by `end`.
    */
   get signal(): AbortSignal {
-    if (!this.#controller) {
-      const controller = new AbortController();
-      this.#controller = controller;
+    if (!this.#deadline) {
+      this.#deadline = new Deadline(this.deadlineMs, this.request.signal, {
+        timeoutReason: () => new DOMException(`the request's ${this.deadlineMs} ms bound has passed`, 'TimeoutError'),
+        // a scope nobody ends must not keep a stopping process alive for its bound
+        keepsProcessAlive: false,
+      });
       // A composite check hands this one signal to dozens of concurrent probes, each listening for
       // the abort: not a leak, so lift Node's default warning threshold of 10.
-      setMaxListeners(256, controller.signal);
-      if (this.request.signal.aborted) {
-        controller.abort(this.request.signal.reason);
-      } else {
-        this.request.signal.addEventListener('abort', this.#onClientGone, { once: true });
-        this.#timer = setTimeout(
-          () => this.#abort(new DOMException(`the request's ${this.deadlineMs} ms bound has passed`, 'TimeoutError')),
-          this.deadlineMs,
-        );
-        // a scope nobody ends must not keep a stopping process alive for its bound
-        this.#timer.unref();
-      }
+      setMaxListeners(256, this.#deadline.signal);
     }
-    return this.#controller.signal;
+    return this.#deadline.signal;
   }
 
   /** the probes behind per-request loaders, for the checks' run functions */
@@ -104,16 +106,8 @@ export class RequestScope {
    * still running for this request (a check past a REST 504) to stop.
    */
   end(): void {
-    this.#abort(REQUEST_ENDED);
-  }
-
-  #abort(reason: unknown): void {
-    // Nothing was made: a check without I/O (my-ip) never touches the request's signal either.
-    if (!this.#controller) return;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.request.signal.removeEventListener('abort', this.#onClientGone);
-    if (!this.#controller.signal.aborted) this.#controller.abort(reason);
+    // Nothing was made when nothing asked: a check without I/O (my-ip) never touches the signal either.
+    this.#deadline?.end(REQUEST_ENDED);
   }
 }
 
@@ -126,6 +120,8 @@ export function createRequestContext(args: {
   deadlineMs: number;
   responseHeaders: Record<string, string>;
   atEnd: (() => void)[];
+  prepaid?: boolean;
+  jobs?: JobsPort | null;
 }): RequestContext {
   const scope = new RequestScope(args.services, args.request, args.deadlineMs);
   args.atEnd.push(() => scope.end());
@@ -137,5 +133,7 @@ export function createRequestContext(args: {
     auth: args.auth,
     scope,
     responseHeaders: args.responseHeaders,
+    prepaid: args.prepaid ?? false,
+    jobs: args.jobs ?? null,
   };
 }

@@ -7,24 +7,35 @@ import { GraphQLError, Kind, type ASTNode } from 'graphql';
 import { NetdiagError } from '../errors.js';
 import { checkSpecForField } from './checks.js';
 import { ProbeError } from '../probes/errors.js';
+import { OWN_RESOLVER_LABEL } from '../probes/dns/client.js';
 import type { Logger } from '../log.js';
 
 export const GENERIC_ERROR_MESSAGE = 'internal error: the check failed unexpectedly';
 
-export function createMaskError(logger: Logger) {
+/**
+ * `ownUpstreams`: the addresses of upstreams that are the deployment's own (the system resolvers, as
+ * errors write them): a client reads that the service's resolver failed, never where it is — that address
+ * is inside the operator's network. The log keeps the address (an `own_resolver_failed` line).
+ */
+export function createMaskError(logger: Logger, ownUpstreams: ReadonlySet<string> = new Set()) {
   return (error: unknown): Error => {
     // Duck-typed: the executor may load another copy of graphql (ESM vs CJS), so instanceof is unreliable.
     const graphqlError = isGraphQLErrorLike(error) ? error : null;
     const original = graphqlError?.originalError ?? error;
     if (original instanceof NetdiagError) {
-      return new GraphQLError(original.message, {
+      const own = original instanceof ProbeError && ownUpstreams.has(original.upstream);
+      // the operator reads where it is: the client's message names it only as the service's resolver
+      if (own) logger.warn('own_resolver_failed', { upstream: original.upstream, message: original.message });
+      return new GraphQLError(own ? withoutOwnAddress(original as ProbeError) : original.message, {
         nodes: graphqlError?.nodes,
         path: graphqlError?.path,
         extensions: {
           code: original.code,
           status: original.status,
           ...toolOfField(graphqlError?.nodes),
-          ...(original instanceof ProbeError ? { upstream: original.upstream, kind: original.kind } : {}),
+          ...(original instanceof ProbeError
+            ? { upstream: own ? OWN_RESOLVER_LABEL : original.upstream, kind: original.kind }
+            : {}),
         },
       });
     }
@@ -52,6 +63,16 @@ function toolOfField(nodes: readonly ASTNode[] | undefined): { tool?: string } {
   if (node?.kind !== Kind.FIELD) return {};
   const tool = checkSpecForField(node.name.value)?.tool;
   return tool ? { tool } : {};
+}
+
+/**
+ * The DNS client already names a labelled server so (src/probes/dns/failures.ts); this also covers an
+ * error of an own upstream written elsewhere: "DNS server 10.0.0.2:53 …" → "the service's resolver …".
+ */
+function withoutOwnAddress(error: ProbeError): string {
+  return error.message
+    .replaceAll(`DNS server ${error.upstream}`, OWN_RESOLVER_LABEL)
+    .replaceAll(error.upstream, OWN_RESOLVER_LABEL);
 }
 
 function isGraphQLErrorLike(e: unknown): e is GraphQLError {

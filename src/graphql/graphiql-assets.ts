@@ -1,5 +1,5 @@
 /**
- * GraphiQL without a 9 MB page: @graphql-yoga/render-graphiql renders one HTML document with its whole
+ * GraphiQL without a page of several megabytes: @graphql-yoga/render-graphiql renders one HTML document with its whole
  * bundle inlined (one script, one stylesheet — no CDN, so it works offline). Rendered once, on the first
  * browser visit; the script, the stylesheet and the favicon are moved out into content-hashed static assets
  * (static-assets.ts: compressed once, cached immutable), so the page itself is a few KB and a browser

@@ -4,5 +4,6 @@
  */
 import { builder } from './builder.js';
 import './load-definitions.js';
+import './jobs/job-fields.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -8,6 +8,8 @@ import { renderGraphiqlPage } from './graphiql-assets.js';
 import type { Services } from '../services.js';
 import { createRequestContext, type ExecutionInput, type RequestContext } from './context.js';
 import { createMaskError } from './errors.js';
+import type { JobsPort } from './jobs/jobs-port.js';
+import { formatUpstream } from '../probes/dns/client.js';
 import { useCredits } from './plugins/use-credits.js';
 import { useIntrospectionCache } from './plugins/use-introspection-cache.js';
 import { useOperationLimits } from './plugins/use-operation-limits.js';
@@ -30,10 +32,13 @@ query Overview($domain: String! = "example.com") {
 
 export type NetdiagYoga = YogaServerInstance<ExecutionInput, RequestContext>;
 
-/** `precompiled`: the fixed documents (the REST routes') run by compiled code (./plugins/use-precompiled-documents.ts) */
+/**
+ * `precompiled`: the fixed documents (the REST routes') run by compiled code (./plugins/use-precompiled-documents.ts);
+ * `jobs`: the job operations for the job fields (made after yoga, since items run through it: asked per request)
+ */
 export function createNetdiagYoga(
   services: Services,
-  options: { precompiled?: PrecompiledDocuments } = {},
+  options: { precompiled?: PrecompiledDocuments; jobs?: () => JobsPort } = {},
 ): NetdiagYoga {
   return createYoga<ExecutionInput, RequestContext>({
     schema,
@@ -52,8 +57,10 @@ export function createNetdiagYoga(
       defaultQuery: GRAPHIQL_EXAMPLE,
       headers: JSON.stringify({ 'x-api-key': 'YOUR_KEY' }),
     },
-    maskedErrors: { maskError: createMaskError(services.logger) },
-    context: ({ request, url, peerAddress, auth, deadlineMs, responseHeaders, atEnd }) => {
+    maskedErrors: {
+      maskError: createMaskError(services.logger, new Set(services.systemResolvers.map(formatUpstream))),
+    },
+    context: ({ request, url, peerAddress, auth, deadlineMs, responseHeaders, atEnd, prepaid }) => {
       return createRequestContext({
         services,
         request,
@@ -64,6 +71,8 @@ export function createNetdiagYoga(
         deadlineMs: deadlineMs ?? services.config.server.compositeTimeoutMs,
         responseHeaders,
         atEnd,
+        prepaid,
+        jobs: options.jobs?.() ?? null,
       });
     },
     plugins: [

@@ -8,7 +8,7 @@
 import { createRequestLoader } from './request-loader.js';
 import type { Config, HostPort } from '../config.js';
 import { InputError } from '../errors.js';
-import { deadlineSignal } from '../deadline.js';
+import { Deadline } from '../deadline.js';
 import { recordsOfType, type DnsQuery, type DnsResponse, type RecordType } from '../probes/dns/client.js';
 import { createTargetGuard, type ResolvedAddress, type TargetGuard } from '../probes/guard.js';
 import type { DnsClient } from '../probes/dns/client.js';
@@ -27,6 +27,7 @@ import type { IpFacts } from '../probes/ipdata/facts.js';
 import { createConnectionLoaders, type ConnectionLoaders } from './connections.js';
 import { createHttpLoaders, type HttpLoaders } from './http.js';
 import { createPingLoaders, type PingLoaders } from './ping.js';
+import { createRatingLoaders, type RatingLoaders } from './ratings.js';
 import { createRegistrationLoader, type RegistrationLoader } from './registration.js';
 import { createSmtpLoaders, type SmtpLoaders } from './smtp.js';
 import { canonicalName } from '../net/dns-name.js';
@@ -89,8 +90,12 @@ export interface CheckContext extends ConnectionLoaders, SmtpLoaders {
   fetch: HttpLoaders['fetch'];
   /** one guarded document fetch (no redirects, any type, capped) per (URL, cap) per request: MTA-STS policies, BIMI logos */
   fetchDocument: HttpLoaders['fetchDocument'];
+  /** one guarded CORS preflight (OPTIONS with Origin) per (URL, origin) per request: http-rating */
+  preflight: HttpLoaders['preflight'];
   /** one ping run per checked address per request (src/loaders/ping.ts) */
   ping: PingLoaders['ping'];
+  /** one whole TLS rating per (host, port, address) per request (src/loaders/ratings.ts) */
+  tlsRating: RatingLoaders['tlsRating'];
   /** one RDAP/WHOIS registration look-up per registrable domain per request, cached 1 h (src/loaders/registration.ts) */
   registration: RegistrationLoader['registration'];
 }
@@ -151,7 +156,7 @@ export function createCheckContext(
       () => {
         // its own bound, from when it is first asked: not that of whichever request asked first (released
         // when the question settles: an AbortSignal.timeout would live, with its timer, for the full bound)
-        const bound = deadlineSignal(config.server.requestTimeoutMs);
+        const bound = new Deadline(config.server.requestTimeoutMs);
         return limits.dns
           .run(
             () =>
@@ -163,7 +168,7 @@ export function createCheckContext(
             bound.signal,
             'a DNS question',
           )
-          .finally(bound.release);
+          .finally(() => bound.release());
       },
       signal,
       `the DNS question ${q.name} ${q.type}`,
@@ -236,6 +241,7 @@ export function createCheckContext(
   const ping = onFirstUse(() =>
     createPingLoaders({ settings: config.ping, pingPath: services.pingPath, assertAllowed, signal, observe }),
   );
+  const ratings = onFirstUse(createRatingLoaders);
   const registration = onFirstUse(() =>
     // WHOIS servers pass the target rules too (a referral must not reach into a private network)
     createRegistrationLoader({
@@ -272,12 +278,16 @@ export function createCheckContext(
     // (each loader observes a question for the metrics where it asks it: once per distinct question)
     tlsHandshake: (question) => connections().tlsHandshake(question),
     tcpProbe: (question) => connections().tcpProbe(question),
+    tlsHello: (question) => connections().tlsHello(question),
+    verifyChain: (chain, now) => connections().verifyChain(chain, now),
     // guarded HTTP fetches (src/loaders/http.ts)
     fetch: (url, options) => http().fetch(url, options),
     fetchDocument: (url, options) => http().fetchDocument(url, options),
+    preflight: (url, origin) => http().preflight(url, origin),
     // one SMTP session (with STARTTLS) per address, port and SNI per request (src/loaders/smtp.ts)
     smtpSession: (question) => smtp().smtpSession(question),
     ping: (question) => ping().ping(question),
+    tlsRating: (question, rate) => ratings().tlsRating(question, rate),
     registration: (domain) => registration().registration(domain),
   };
 }

@@ -9,7 +9,7 @@
  * registrar that is already rate-limiting us, short enough that the full answer comes back soon.
  *
  * With `store.redisUrl` the entries are also kept in Redis (src/platform/shared-cache.ts), so one
- * look-up serves every instance: a hit saves 100–2000 ms per WHOIS hop, and registries throttle
+ * look-up serves every instance: a hit saves a slow WHOIS hop, and registries throttle
  * per source address, so N instances asking separately would spend N times that budget. Redis
  * trouble is only a miss (the look-up runs as it would without the cache).
  */

@@ -65,7 +65,7 @@ export function createSmtpLoaders(deps: SmtpLoaderDependencies): SmtpLoaders {
             servername: q.servername,
             heloName: helo,
             starttls: true,
-            connectTimeoutMs: Math.min(smtp.connectTimeoutMs, connections.connectTimeoutMs),
+            connectTimeoutMs: connections.connectTimeoutMs,
             replyTimeoutMs: smtp.replyTimeoutMs,
             handshakeTimeoutMs: connections.handshakeTimeoutMs,
             sessionTimeoutMs: smtp.sessionTimeoutMs,

@@ -21,8 +21,13 @@ export interface AdmissionSettings {
   readonly maxQueueWaitMs: number;
   readonly maxEventLoopDelayMs: number;
   readonly perKeyInFlight: number;
-  readonly retryAfterSeconds: number;
 }
+
+/**
+ * The `Retry-After` of a shed request: long enough for the queue in front of it to move, short enough
+ * that a client retrying as told does not wait past the overload.
+ */
+export const SHED_RETRY_AFTER_SECONDS = 2;
 
 export type ShedReason = 'event-loop' | 'queue-full' | 'queue-wait' | 'key-concurrency';
 
@@ -119,8 +124,8 @@ export function createAdmission(
   const shed = (reason: Exclude<ShedReason, 'key-concurrency'>, message: string): Refusal => ({
     status: 503,
     reason,
-    message: `${message}; try again in ${settings.retryAfterSeconds} s (nothing was charged)`,
-    retryAfterSeconds: settings.retryAfterSeconds,
+    message: `${message}; try again in ${SHED_RETRY_AFTER_SECONDS} s (nothing was charged)`,
+    retryAfterSeconds: SHED_RETRY_AFTER_SECONDS,
   });
 
   const holdKey = (keyId: string | null) => {

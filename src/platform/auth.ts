@@ -1,5 +1,5 @@
 /**
- * Reads the API key of a request (api-v1.md "Authentication"): the `x-api-key` header, or the
+ * Reads the API key of a request (docs/contract/api-v1.md "Authentication"): the `x-api-key` header, or the
  * `api_key` query parameter for clients that cannot set headers. Verification is the keyring's.
  */
 import { NetdiagError } from '../errors.js';

@@ -47,8 +47,8 @@ interface Resolved {
 /**
  * Answers already worked out, by peer and X-Forwarded-For, for each trustedProxies list (the
  * configuration's, one array for the life of the process). Working one out parses the same text several
- * times over (validity, the trusted ranges, canonical form, the address's class): on the my-ip path that
- * was an eighth of a request's cost (bench/my-ip.ts: 0.25× → 0.30× of bare node:http), and a client sends
+ * times over (validity, the trusted ranges, canonical form, the address's class): a sizeable part of the
+ * my-ip path's cost (bench/my-ip.ts; docs/performance.md "Measured reasons behind design choices"), and a client sends
  * the same two values request after request. Malformed input throws and is not kept. Bounded in bytes:
  * MEMO_ENTRIES answers, and none for an X-Forwarded-For longer than MEMO_MAX_FORWARDED characters (a long
  * chain is rare, and computed each time), so the memo holds well under 1 MB.

@@ -7,7 +7,7 @@
 import type { Config } from '../config.js';
 import type { QuotaPolicy } from './quota.js';
 
-/** The developer page issues keys per client address per day (README "Developer page and free keys"). */
+/** The developer page issues keys per client address per day (docs/keys-and-limits.md "Developer page and free keys"). */
 export const ISSUE_WINDOW_SECONDS = 86_400;
 /** The window of `auth.issuePerHour`, the cap on keys issued to all clients together. */
 export const ISSUE_RATE_WINDOW_SECONDS = 3_600;

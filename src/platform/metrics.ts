@@ -53,6 +53,12 @@ export interface Metrics {
   unkeyedRefused(surface: string): void;
   /** reports in-flight and waiting check requests on each scrape */
   watchAdmission(state: () => { inFlight: number; queued: number; eventLoopDelayMs: number }): void;
+  /**
+   * reports the jobs on each scrape (docs/jobs.md): jobs by status, items finished, items waiting.
+   * `shared`: the figures are the deployment's (Redis), the same in every worker, so the primary's sum
+   * takes one worker's value; else each worker's own, summed.
+   */
+  watchJobs(stats: () => Promise<JobFigures>, shared: boolean): void;
   /** the text /metrics answers: this registry's, unless `exposeFrom` named another source */
   exposition(): Promise<string>;
   /**
@@ -60,6 +66,13 @@ export interface Metrics {
    * scrape does not show whichever worker the connection landed on.
    */
   exposeFrom(source: () => Promise<string>): void;
+}
+
+/** What the jobs report to /metrics (src/rest/jobs/job-service.ts JobStats). */
+export interface JobFigures {
+  readonly jobs: { readonly queued: number; readonly running: number };
+  readonly itemsFinished: number;
+  readonly queueDepth: number;
 }
 
 /** Tools that are not in the REST route table but have routes of their own (src/app.ts). */
@@ -91,93 +104,133 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
   const registry = new Registry();
   const registers = [registry];
 
-  const requests = new Counter({
-    name: 'netdiag_requests_total',
-    help: 'HTTP requests answered, by tool (a REST tool name, or graphql, healthz, readyz, metrics, openapi, developer-page, key-issuance, other) and status code.',
-    labelNames: ['tool', 'status'] as const,
-    registers,
-  });
-  const requestSeconds = new Histogram({
-    name: 'netdiag_request_duration_seconds',
-    help: 'Time from receiving a request to having its response, by tool.',
-    labelNames: ['tool'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
-  const quotaExceeded = new Counter({
-    name: 'netdiag_quota_exceeded_total',
-    help: 'Requests refused with 429 because the key had too few credits left, by tool.',
-    labelNames: ['tool'] as const,
-    registers,
-  });
-  const upstreamQuestions = new Counter({
-    name: 'netdiag_upstream_questions_total',
-    help: 'Questions sent upstream (each distinct question once per request; cache hits are not questions), by family and outcome: how it was answered (DNS rcode, port state, ping status, IP data source, ok) or failed.',
-    labelNames: ['family', 'outcome'] as const,
-    registers,
-  });
-  const upstreamFailures = new Counter({
-    name: 'netdiag_upstream_failures_total',
-    help: 'Upstream questions that gave no answer, by family and kind (TIMEOUT, SERVFAIL, REFUSED, MALFORMED, ... or an error code).',
-    labelNames: ['family', 'kind'] as const,
-    registers,
-  });
-  const upstreamSeconds = new Histogram({
-    name: 'netdiag_upstream_duration_seconds',
-    help: 'Time an upstream question took, answered or failed, by family.',
-    labelNames: ['family'] as const,
-    buckets: UPSTREAM_BUCKETS,
-    registers,
-  });
-  const cacheLookups = new Counter({
-    name: 'netdiag_cache_lookups_total',
-    help: 'Lookups in the cross-request caches, by cache and result (hit, miss).',
-    labelNames: ['cache', 'result'] as const,
-    registers,
-  });
-  const charged = new Counter({
-    name: 'netdiag_credits_charged_total',
-    help: 'Credits charged, by check tool (a GraphQL operation counts under the tools of the checks it selects).',
-    labelNames: ['tool'] as const,
-    registers,
-  });
-  const refunded = new Counter({
-    name: 'netdiag_credits_refunded_total',
-    help: 'Credits given back for checks that ended in an input error or a refused target, by check tool.',
-    labelNames: ['tool'] as const,
-    registers,
-  });
+  const counter = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) =>
+    new Counter<Label>({ name, help, labelNames, registers });
+  const histogram = <Label extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly Label[],
+    buckets: number[],
+  ) => new Histogram<Label>({ name, help, labelNames, buckets, registers });
+  /** A gauge read at each scrape. */
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
 
-  const unkeyedRefusals = new Counter({
-    name: 'netdiag_unkeyed_refused_total',
-    help: 'Requests without a key refused (429) because their client address spent the unkeyed budget, by surface.',
-    labelNames: ['surface'] as const,
-    registers,
-  });
-
-  const shedRequests = new Counter({
-    name: 'netdiag_shed_total',
-    help: 'Check requests refused by admission control before any work or charge, by reason (event-loop, queue-full, queue-wait: 503; key-concurrency: 429).',
-    labelNames: ['reason'] as const,
-    registers,
-  });
+  const requests = counter(
+    'netdiag_requests_total',
+    'HTTP requests answered, by tool (a REST tool name, or graphql, healthz, readyz, metrics, openapi, developer-page, key-issuance, other) and status code.',
+    ['tool', 'status'],
+  );
+  const requestSeconds = histogram(
+    'netdiag_request_duration_seconds',
+    'Time from receiving a request to having its response, by tool.',
+    ['tool'],
+    REQUEST_BUCKETS,
+  );
+  const quotaExceeded = counter(
+    'netdiag_quota_exceeded_total',
+    'Requests refused with 429 because the key had too few credits left, by tool.',
+    ['tool'],
+  );
+  const upstreamQuestions = counter(
+    'netdiag_upstream_questions_total',
+    'Questions sent upstream (each distinct question once per request; cache hits are not questions), by family and outcome: how it was answered (DNS rcode, port state, ping status, IP data source, ok) or failed.',
+    ['family', 'outcome'],
+  );
+  const upstreamFailures = counter(
+    'netdiag_upstream_failures_total',
+    'Upstream questions that gave no answer, by family and kind (TIMEOUT, SERVFAIL, REFUSED, MALFORMED, ... or an error code).',
+    ['family', 'kind'],
+  );
+  const upstreamSeconds = histogram(
+    'netdiag_upstream_duration_seconds',
+    'Time an upstream question took, answered or failed, by family.',
+    ['family'],
+    UPSTREAM_BUCKETS,
+  );
+  const cacheLookups = counter(
+    'netdiag_cache_lookups_total',
+    'Lookups in the cross-request caches, by cache and result (hit, miss).',
+    ['cache', 'result'],
+  );
+  const charged = counter(
+    'netdiag_credits_charged_total',
+    'Credits charged, by check tool (a GraphQL operation counts under the tools of the checks it selects).',
+    ['tool'],
+  );
+  const refunded = counter(
+    'netdiag_credits_refunded_total',
+    'Credits given back for checks that ended in an input error or a refused target, by check tool.',
+    ['tool'],
+  );
+  const unkeyedRefusals = counter(
+    'netdiag_unkeyed_refused_total',
+    'Requests without a key refused (429) because their client address spent the unkeyed budget, by surface.',
+    ['surface'],
+  );
+  const shedRequests = counter(
+    'netdiag_shed_total',
+    'Check requests refused by admission control before any work or charge, by reason (event-loop, queue-full, queue-wait: 503; key-concurrency: 429).',
+    ['reason'],
+  );
   let admissionState: (() => { inFlight: number; queued: number; eventLoopDelayMs: number }) | null = null;
-  new Gauge({
-    name: 'netdiag_checks_in_flight',
-    help: 'Check requests running now (admission control).',
-    registers,
-    collect() {
-      this.set(admissionState?.().inFlight ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'netdiag_checks_queued',
-    help: 'Check requests waiting for a slot now (admission control).',
-    registers,
-    collect() {
-      this.set(admissionState?.().queued ?? 0);
-    },
-  });
+  gauge(
+    'netdiag_checks_in_flight',
+    'Check requests running now (admission control).',
+    () => admissionState?.().inFlight ?? 0,
+  );
+  gauge(
+    'netdiag_checks_queued',
+    'Check requests waiting for a slot now (admission control).',
+    () => admissionState?.().queued ?? 0,
+  );
+
+  /**
+   * The job figures, made when the jobs are watched: with `shared` (Redis) every worker reports the
+   * deployment's figures, so the primary's aggregation takes the largest; else each worker's own, summed
+   * (prom-client's `aggregator`).
+   */
+  const watchJobs = (read: () => Promise<JobFigures>, shared: boolean) => {
+    const aggregator = shared ? 'max' : 'sum';
+    new Gauge({
+      name: 'netdiag_jobs',
+      help: 'Jobs queued and running, by status (docs/jobs.md).',
+      labelNames: ['status'],
+      registers,
+      aggregator,
+      async collect() {
+        const figures = await read();
+        this.set({ status: 'queued' }, figures.jobs.queued);
+        this.set({ status: 'running' }, figures.jobs.running);
+      },
+    });
+    new Gauge({
+      name: 'netdiag_job_queue_depth',
+      help: 'Job items waiting to start.',
+      registers,
+      aggregator,
+      async collect() {
+        this.set((await read()).queueDepth);
+      },
+    });
+    new Counter({
+      name: 'netdiag_job_items_finished_total',
+      help: 'Job items finished (its rate is items per second).',
+      registers,
+      async collect() {
+        const { itemsFinished } = await read();
+        this.reset();
+        this.inc(itemsFinished);
+      },
+    });
+  };
 
   const upstream: ObserveUpstream = async (family, ask, outcomeOf) => {
     const started = performance.now();
@@ -221,6 +274,7 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
     watchAdmission(state) {
       admissionState = state;
     },
+    watchJobs,
     exposition: () => exposition(),
     exposeFrom(source) {
       exposition = source;

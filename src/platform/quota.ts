@@ -48,7 +48,8 @@ export function allowanceOf(policy: QuotaPolicy, keyId: string): LedgerAllowance
 /**
  * One key's live charges, oldest first, as parallel columns of numbers with their running total (O(1)
  * check, amortised O(1) expiry). Columns of numbers rather than an object and an id string per charge:
- * about 24 bytes a charge instead of about 130 (a key with a large allowance keeps a window's worth).
+ * a fraction of the memory per charge (docs/performance.md "Measured reasons behind design choices"),
+ * and a key with a large allowance keeps a window's worth.
  */
 interface Ledger {
   /** when each charge was made (ms) */

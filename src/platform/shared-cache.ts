@@ -1,10 +1,10 @@
 /**
  * A cross-request cache that several instances can share (decisions §9, §11), for answers whose
- * upstream question is slow or rate-limited: WHOIS/RDAP (100–2000 ms per hop, and registries
- * throttle per source address, so N instances asking separately would spend N times the budget).
- * Measured on loopback (bench/redis-cache-cost.ts), a Redis hit costs 30–110 µs: worth it there,
- * not for DNS answers (the system resolver is already a shared cache) nor for bundled IP data (a
- * local lookup, ~17 µs, is cheaper than the Redis round trip).
+ * upstream question is slow or rate-limited: WHOIS/RDAP (slow per hop, and registries throttle per
+ * source address, so N instances asking separately would spend N times the budget). A Redis hit costs
+ * far less than a WHOIS hop but more than a DNS answer (the system resolver is already a shared cache) or
+ * a lookup in the bundled IP data: so only WHOIS/RDAP answers are shared (bench/redis-cache-cost.ts;
+ * the figures: docs/performance.md "Measured reasons behind design choices").
  *
  * Two tiers: an in-process LRU (bounded in entries and bytes) answers repeats for free; on a local
  * miss Redis is asked (GET + PTTL in one round trip) and a hit is kept locally for the time Redis

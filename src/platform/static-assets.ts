@@ -3,8 +3,9 @@
  * by the service itself so that they work without internet access. Each file is read and compressed once
  * (brotli and gzip, chosen by Accept-Encoding), named by its content hash, and sent with
  * `Cache-Control: immutable` and an ETag (304 on If-None-Match): a browser fetches it once per version.
- * Compression runs on libuv's thread pool: done synchronously on a first visit, GraphiQL's 8 MB script
- * held the worker's event loop for ~0.8 s (no other request, not even /healthz, was answered meanwhile).
+ * Compression runs on libuv's thread pool: done synchronously on a first visit, GraphiQL's script held
+ * the worker's event loop long enough that no other request, not even /healthz, was answered meanwhile
+ * (docs/performance.md "Measured reasons behind design choices").
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Process-wide bounds on outbound work (README "Under load"), shared by every request:
+ * Process-wide bounds on outbound work (docs/operations.md "Under load"), shared by every request:
  *
  * - a cap per upstream family on questions in flight (DNS questions, TCP connects, TLS handshakes,
  *   HTTP fetches, ping processes, WHOIS and RDAP look-ups); a question past the cap waits its turn in
@@ -7,18 +7,37 @@
  * - coalescing: identical questions in flight at the same time, from any requests, are asked once and
  *   share the answer (the per-request loaders already ask each question once per request).
  */
+import { untilAborted } from '../deadline.js';
 import { ProbeError } from './errors.js';
 
-/** The upstream families with a process-wide cap (config `outbound`). */
+/** The upstream families with a process-wide cap. */
 export const LIMITED_FAMILIES = ['dns', 'tcp', 'tls', 'http', 'ping', 'whois', 'rdap', 'smtp'] as const;
 export type LimitedFamily = (typeof LIMITED_FAMILIES)[number];
+
+/**
+ * Questions in flight at once per process, by family. They are the service's own bounds, not
+ * configuration: they keep a burst within the process's sockets, child processes and the upstreams'
+ * patience, while a request's deadline and admission (`admission.maxInFlight`) are what an operator sizes.
+ * Cheap, quickly answered DNS questions get the most room; ping spawns a process per question, and
+ * registries and mail servers throttle a client that asks too much at once.
+ */
+export const OUTBOUND_CAPS: Readonly<Record<LimitedFamily, number>> = {
+  dns: 512,
+  tcp: 256,
+  tls: 128,
+  http: 128,
+  ping: 16,
+  whois: 32,
+  rdap: 64,
+  smtp: 32,
+};
 
 export interface Outbound {
   readonly limits: Readonly<Record<LimitedFamily, Limiter>>;
   readonly coalescer: Coalescer;
 }
 
-export function createOutbound(caps: Readonly<Record<LimitedFamily, number>>): Outbound {
+export function createOutbound(caps: Readonly<Record<LimitedFamily, number>> = OUTBOUND_CAPS): Outbound {
   const limits = Object.fromEntries(LIMITED_FAMILIES.map((f) => [f, createLimiter(caps[f])])) as Record<
     LimitedFamily,
     Limiter
@@ -110,28 +129,10 @@ export function createCoalescer(): Coalescer {
         // A question whose every caller gave up still settles; nobody is left to see its error.
         shared.catch(() => {});
       }
-      return untilAborted(shared, signal, what);
+      return untilAborted(shared, signal, () => aborted(what, WAITING_FOR_ANSWER));
     },
     get size() {
       return inFlight.size;
     },
   };
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
-  if (signal.aborted) return Promise.reject(aborted(what, WAITING_FOR_ANSWER));
-  return new Promise<T>((resolve, reject) => {
-    const giveUp = () => reject(aborted(what, WAITING_FOR_ANSWER));
-    signal.addEventListener('abort', giveUp, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', giveUp);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', giveUp);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,6 +1,7 @@
 /** The v1 JSON envelope (api-v1.md): `{ ok, data | error, meta: { tool, version } }`. */
 // The server adapter's own Response: node:http is handed its string body as is, where the global
-// Response's body goes through a web stream first (bench/my-ip.ts: about a quarter more requests a second).
+// Response's body goes through a web stream first (bench/my-ip.ts; the gain: docs/performance.md
+// "Measured reasons behind design choices").
 import { Response as AdapterResponse } from '@whatwg-node/server';
 import { API_CORS_HEADERS } from '../platform/cors.js';
 export const API_VERSION = 'v1';

@@ -15,6 +15,7 @@ import type { NetdiagYoga } from '../graphql/yoga.js';
 import type { RequestContext } from '../graphql/context.js';
 import { preflightResponse } from '../platform/cors.js';
 import { envelopeResponse } from './envelope.js';
+import { applyFlatten } from './flatten.js';
 import { QueryReader } from './query-reader.js';
 import { restRoutes, type RestRoute } from './routes.js';
 
@@ -118,7 +119,10 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
       const { status, message } = statusOf(error, services);
       return envelopeResponse(tool, status, { error: message }, { headers, head });
     }
-    const data = (result.data as Record<string, unknown> | null | undefined)?.[route.field];
+    const data = applyFlatten(
+      (result.data as Record<string, unknown> | null | undefined)?.[route.field],
+      route.flatten,
+    );
     return envelopeResponse(tool, 200, { data }, { headers, head });
   };
 }

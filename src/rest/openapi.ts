@@ -4,9 +4,12 @@
  * (argument types, result types, descriptions). A route's `data` schema is exactly what its document
  * selects, so the document and the answer cannot drift apart.
  */
+import { jobsOpenApi } from './jobs/jobs-openapi.js';
 import {
+  GraphQLNonNull,
   Kind,
   getNamedType,
+  getNullableType,
   isEnumType,
   isInterfaceType,
   isListType,
@@ -108,50 +111,57 @@ function orNull(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'null' }] };
 }
 
+/** Where a walk is in the answer (response names from the root field's value, joined by "."), and the route's flattened fields so named. */
+interface AnswerPlace {
+  readonly path: string;
+  readonly flattened: ReadonlySet<string>;
+}
+
+/** The JSON Schema of what `selection` answers of a value of `type`. */
 function outputSchema(
   type: GraphQLOutputType,
   selection: SelectionSetNode | undefined,
   schema: GraphQLSchema,
+  place: AnswerPlace,
 ): JsonSchema {
   // null only where GraphQL says a value can be absent: a non-null type is its inner type, not or-null
-  if (isNonNullType(type)) return nonNullOutputSchema(type.ofType, selection, schema);
-  return orNull(nonNullOutputSchema(type, selection, schema));
-}
-
-function nonNullOutputSchema(
-  type: GraphQLOutputType,
-  selection: SelectionSetNode | undefined,
-  schema: GraphQLSchema,
-): JsonSchema {
-  if (isNonNullType(type)) return nonNullOutputSchema(type.ofType, selection, schema);
-  if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection, schema) };
-  if (isScalarType(type)) return scalarSchema(type.name);
-  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value) };
-  if (isUnionType(type) && selection) {
+  if (!isNonNullType(type)) return orNull(outputSchema(new GraphQLNonNull(type), selection, schema, place));
+  const value = type.ofType;
+  if (isListType(value)) return { type: 'array', items: outputSchema(value.ofType, selection, schema, place) };
+  if (isScalarType(value)) return scalarSchema(value.name);
+  if (isEnumType(value)) return { type: 'string', enum: value.getValues().map((v) => v.value) };
+  if (isUnionType(value) && selection) {
     // One branch per member the document selects with an inline fragment (`... on Member { … }`).
     const branches = selection.selections.flatMap((s) => {
       if (s.kind !== Kind.INLINE_FRAGMENT || !s.typeCondition) return [];
       const member = schema.getType(s.typeCondition.name.value);
-      return member && isObjectType(member) ? [nonNullOutputSchema(member, s.selectionSet, schema)] : [];
+      return member && isObjectType(member)
+        ? [outputSchema(new GraphQLNonNull(member), s.selectionSet, schema, place)]
+        : [];
     });
     return branches.length > 0 ? { anyOf: branches } : {};
   }
-  if ((isObjectType(type) || isInterfaceType(type)) && selection) {
-    const fields = type.getFields();
+  if ((isObjectType(value) || isInterfaceType(value)) && selection) {
+    const fields = value.getFields();
     const properties: Record<string, JsonSchema> = {};
+    // a flattened field is what REST answers in place of this object (./flatten.ts)
+    let flattened: JsonSchema | undefined;
     const visit = (set: SelectionSetNode) => {
       for (const s of set.selections) {
         if (s.kind === Kind.INLINE_FRAGMENT) visit(s.selectionSet);
         if (s.kind !== Kind.FIELD) continue;
         const field = fields[s.name.value] as GraphQLField<unknown, unknown> | undefined;
         if (!field) continue;
-        const property = outputSchema(field.type, s.selectionSet, schema);
+        const name = s.alias?.value ?? s.name.value;
+        const path = place.path === '' ? name : `${place.path}.${name}`;
+        const property = outputSchema(field.type, s.selectionSet, schema, { ...place, path });
         if (field.description) property.description = field.description;
-        properties[s.alias?.value ?? s.name.value] = property;
+        properties[name] = property;
+        if (place.flattened.has(path)) flattened = property;
       }
     };
     visit(selection);
-    return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+    return flattened ?? { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
   }
   return {};
 }
@@ -179,7 +189,10 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
     const cost = costOf(config, route.tool);
     // A 200 always carries data (a check field that failed is an error answer instead), so the
     // nullable GraphQL field is a non-null result here; one named schema per result type.
-    const result = nonNullOutputSchema(field.type, root.selectionSet, schema);
+    const result = outputSchema(new GraphQLNonNull(getNullableType(field.type)), root.selectionSet, schema, {
+      path: '',
+      flattened: new Set(route.flatten.map((path) => path.join('.'))),
+    });
     // routes that share a result type and select the same fields share its schema (ip-info, asn-lookup)
     const typeName = getNamedType(field.type).name;
     const known = resultSchemas[typeName];
@@ -255,6 +268,8 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
       },
     ]),
   );
+  // The job routes (POST, GET, DELETE under /api/v1/jobs) beside the GET tools (docs/jobs.md).
+  const jobs = jobsOpenApi(config);
   return {
     openapi: '3.1.0',
     info: {
@@ -266,15 +281,15 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
         'The same checks are fields of the GraphQL API at /graphql.',
     },
     servers: [{ url: '/' }],
-    tags: Object.entries(CHECK_FAMILIES).map(([name, description]) => ({ name, description })),
+    tags: [...Object.entries(CHECK_FAMILIES).map(([name, description]) => ({ name, description })), jobs.tag],
     security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }],
-    paths,
+    paths: { ...paths, ...jobs.paths },
     components: {
       securitySchemes: {
         ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
       },
-      schemas: { ...resultSchemas, ...errorSchemas },
+      schemas: { ...resultSchemas, ...errorSchemas, ...jobs.schemas },
     },
   };
 }

@@ -5,17 +5,21 @@
  * document without its definition or selecting another field, stops the service at start. A tool that
  * is not in this table is a 404: there are no stubs.
  */
-import { Kind, type DocumentNode } from 'graphql';
+import { Kind, type DocumentNode, type FieldNode } from 'graphql';
 import { allCheckSpecs, type CheckDefinition, type RestParameterKind } from '../graphql/checks.js';
 import { schema } from '../graphql/schema.js';
+import { readFlattenMarks, type FlattenPath } from './flatten.js';
 import * as ops from './generated/operations.js';
 import type { QueryReader } from './query-reader.js';
 
 export interface RestRoute {
   readonly tool: string;
+  /** the route's document as GraphQL runs it: without the REST-only `@flatten` marks */
   readonly document: DocumentNode;
   /** the root field whose value is the envelope's data */
   readonly field: string;
+  /** the fields the document marks `@flatten` (./flatten.ts), applied to the field's value before the envelope */
+  readonly flatten: readonly FlattenPath[];
   readonly check: CheckDefinition;
   /** the REST query parameters the route reads */
   readonly parameters: readonly string[];
@@ -34,24 +38,27 @@ function documentExportOf(tool: string): string {
   return `${tool.replace(/(^|-)([a-z])/g, (_m, _dash, c: string) => c.toUpperCase())}Document`;
 }
 
-function rootFieldOf(document: DocumentNode, where: string): string {
+function rootFieldOf(document: DocumentNode, where: string): FieldNode {
   const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
   const first = operation?.kind === Kind.OPERATION_DEFINITION ? operation.selectionSet.selections[0] : undefined;
   if (!first || first.kind !== Kind.FIELD) throw new Error(`${where}: the document must select one root field`);
-  return first.name.value;
+  return first;
 }
 
 function routeOf(check: CheckDefinition): RestRoute {
   const where = `check ${check.tool} (schema/rest/${check.tool}.graphql)`;
-  const document = (ops as Record<string, unknown>)[documentExportOf(check.tool)] as DocumentNode | undefined;
-  if (!document) throw new Error(`${where}: no REST document; write it and run npm run codegen`);
-  const field = rootFieldOf(document, where);
+  const written = (ops as Record<string, unknown>)[documentExportOf(check.tool)] as DocumentNode | undefined;
+  if (!written) throw new Error(`${where}: no REST document; write it and run npm run codegen`);
+  const root = rootFieldOf(written, where);
+  const field = root.name.value;
   if (field !== check.field) throw new Error(`${where}: the document selects ${field}, the check is ${check.field}`);
   const parameters = Object.entries(check.rest);
+  const { document, paths } = readFlattenMarks(written, root, where);
   return {
     tool: check.tool,
     document,
     field,
+    flatten: paths,
     check,
     parameters: parameters.map(([name]) => name),
     variables: (query) => Object.fromEntries(parameters.map(([name, kind]) => [name, readers[kind](query, name)])),

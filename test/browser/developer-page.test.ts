@@ -21,6 +21,8 @@ import { restRoutes } from '../../src/rest/routes.js';
 import type { Services } from '../../src/services.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** The operations of the job routes in the OpenAPI document (src/rest/jobs/jobs-openapi.ts). */
+const JOB_OPERATIONS = 6;
 const hasChromium = existsSync(CHROMIUM);
 const PUBLIC = '93.184.216.34'; // the address a (pretend) trusted proxy forwards; nothing connects to it
 
@@ -224,9 +226,10 @@ describe.skipIf(!hasChromium)(
       page.on('pageerror', (e) => errors.push(e.message));
       const response = await page.goto(`${origin}/docs`);
       expect(response?.status()).toBe(200);
-      // Swagger UI renders one block per operation once it has read /api/v1/openapi.json
+      // Swagger UI renders one block per operation once it has read /api/v1/openapi.json: every GET tool,
+      // and the job routes' six (submit, list, read, cancel, results, events: docs/jobs.md)
       const operations = page.locator('.opblock-summary-path');
-      await expect.poll(() => operations.count(), { timeout: 15_000 }).toBe(restRoutes.size);
+      await expect.poll(() => operations.count(), { timeout: 15_000 }).toBe(restRoutes.size + JOB_OPERATIONS);
       const paths = await operations.allInnerTexts();
       expect(paths.map((p) => p.replace(/\u200b/g, ''))).toContain('/api/v1/ip-info');
       expect(errors).toEqual([]);

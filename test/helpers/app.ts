@@ -46,6 +46,8 @@ export async function createTestApp(
       ...(config.dns ?? {}),
     },
     whois: { server: '127.0.0.1', port: 9, ...(config.whois ?? {}) },
+    // dnssec-chain's authoritative walk starts at the real root servers by default
+    dnssec: { rootServers: ['127.0.0.1:9'], ...(config.dnssec ?? {}) },
     ipInfo: { baseUrl: 'http://127.0.0.1:9', ...(config.ipInfo ?? {}) },
     // the bundled bootstrap names the real registries' RDAP servers
     rdap: config.rdap ?? { enabled: false },

@@ -27,12 +27,18 @@ function withTestDefaults(config: Record<string, any>): object {
   };
 }
 
-/** `env`: variables added to the service's environment (PATH, NETDIAG_CONFIG and NETDIAG_DATA_DIR are set). */
-export function startService(config: Record<string, any> | string, options: { env?: Record<string, string> } = {}) {
+/**
+ * `env`: variables added to the service's environment (PATH, NETDIAG_CONFIG and NETDIAG_DATA_DIR are set);
+ * `nodeFlags`: node flags before the entry script, as an operator's launch command puts them.
+ */
+export function startService(
+  config: Record<string, any> | string,
+  options: { env?: Record<string, string>; nodeFlags?: readonly string[] } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'nd-main-'));
   const file = join(dir, 'config.json');
   writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(withTestDefaults(config)));
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), 'scripts/start.mjs'], {
     cwd: root,
     env: { PATH: process.env.PATH, NETDIAG_CONFIG: file, NETDIAG_DATA_DIR: join(dir, 'data'), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

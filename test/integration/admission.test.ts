@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await createTestApp({
     auth: { keys: [TEST_KEY, OTHER_KEY] },
     dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 5_000 },
-    admission: { maxInFlight: 1, maxQueued: 0, perKeyInFlight: 1, retryAfterSeconds: 3 },
+    admission: { maxInFlight: 1, maxQueued: 0, perKeyInFlight: 1 },
     metrics: { token: METRICS_TOKEN },
   });
 });
@@ -59,10 +59,10 @@ describe('admission control', () => {
     const { held } = await holdOneSlot(TEST_KEY);
     const shed = await t.get('/api/v1/dns-lookup?domain=fast.test', { key: OTHER_KEY });
     expect(shed.status).toBe(503);
-    expect(shed.headers.get('retry-after')).toBe('3');
+    expect(shed.headers.get('retry-after')).toBe('2');
     const body = await shed.json();
     expect(body).toMatchObject({ ok: false, meta: { tool: 'dns-lookup', version: 'v1' } });
-    expect(body.error).toMatch(/overloaded.*try again in 3 s \(nothing was charged\)/);
+    expect(body.error).toMatch(/overloaded.*try again in 2 s \(nothing was charged\)/);
     expect(lab.countQueries('fast.test')).toBe(0);
 
     // liveness and metrics answer whatever the load; readiness drains the instance
@@ -85,7 +85,7 @@ describe('admission control', () => {
     const { held } = await holdOneSlot(TEST_KEY);
     const res = await graphql(t, '{ dnsLookup(domain: "fast.test") { rcode } }', undefined, { key: OTHER_KEY });
     expect(res.status).toBe(503);
-    expect(res.headers.get('retry-after')).toBe('3');
+    expect(res.headers.get('retry-after')).toBe('2');
     expect(res.body.errors[0].extensions).toEqual({ code: 'OVERLOADED', status: 503 });
     await held;
   });

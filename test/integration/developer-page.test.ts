@@ -139,7 +139,15 @@ describe('GET /', () => {
     expect(rowOf(html, 'dns-lookup')).toContain('<td>7</td>');
     expect(rowOf(html, 'my-ip')).toContain('<td>2</td>');
     expect(rowOf(html, 'dns-lookup')).toContain('GraphQL field <code>dnsLookup</code>');
-    expect(html).toContain('dns-lookup 7 credits, tls-configuration 4 credits, my-ip 2 credits');
+    // every price that is not the common one is named (each priced tool, in the endpoints' order)
+    for (const named of [
+      'dns-lookup 7 credits',
+      'tls-configuration 4 credits',
+      'tls-rating 10 credits',
+      'my-ip 2 credits',
+    ])
+      expect(html).toContain(named);
+    expect(html).toContain('my-ip 2 credits, every other endpoint 3 credits');
   });
 
   it('documents exactly the parameters each route reads', () => {
@@ -230,7 +238,8 @@ describe('POST /keys', () => {
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(key).toMatch(/^nd_[\w-]{46}$/);
     expect(html).toContain('300 credits per rolling 24 hours');
-    expect(html).toContain('tls-configuration 4 credits, my-ip 1 credit, every other endpoint 3 credits');
+    for (const named of ['tls-configuration 4 credits', 'tls-rating 10 credits']) expect(html).toContain(named);
+    expect(html).toContain('my-ip 1 credit, every other endpoint 3 credits');
     expect(html).toContain('may obtain 2 more keys');
     expect(html).toContain(`x-api-key: ${key}`);
     // "try it" names a call that answers from a local instance too (ip-info from the bundled data)

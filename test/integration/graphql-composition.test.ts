@@ -1,6 +1,6 @@
 /**
  * A GraphQL client composes several checks in one operation: a check that fails must cost only its own
- * field (null, with its error at its path), never the data of the others (README "GraphQL").
+ * field (null, with its error at its path), never the data of the others (docs/getting-started.md "GraphQL").
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { GRAPHIQL_EXAMPLE } from '../../src/graphql/yoga.js';

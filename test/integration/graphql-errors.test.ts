@@ -45,6 +45,14 @@ describe('GraphQL request errors', () => {
     },
   );
 
+  it('a request without a query is a 400 (BAD_REQUEST) for every client, as a malformed body is', async () => {
+    for (const body of ['{"variables":{}}', 'not json']) {
+      const res = await post(body, { 'content-type': 'application/json', accept: 'application/json' });
+      expect(res.status, body).toBe(400);
+      expect((await res.json()).errors[0].extensions.code).toBe('BAD_REQUEST');
+    }
+  });
+
   it('a body of another media type is a 415 with a message that says what to send', async () => {
     const res = await post('{ __typename }', { 'content-type': 'text/plain' });
     expect(res.status).toBe(415);

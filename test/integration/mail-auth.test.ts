@@ -238,7 +238,7 @@ describe('spf-checker', () => {
     lab.setBehaviour('dead.test', { drop: true });
     const dead = await rest('/api/v1/spf-checker?domain=dead.test');
     expect(dead.status).toBe(504);
-    expect(dead.body.error).toMatch(new RegExp(`127\\.0\\.0\\.1:${lab.port}`));
+    expect(dead.body.error).toMatch(/^the service's resolver /);
   });
 
   it('asks a name included twice once per request, and the next request is served from the cache', async () => {

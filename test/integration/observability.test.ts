@@ -405,7 +405,12 @@ describe('request log', () => {
       const requests = app.logs.filter((l) => l.event === 'request');
       const failed = requests.find((l) => l.tool === 'dns-lookup');
       expect(failed).toMatchObject({ level: 'warn', status: 502 });
-      expect(failed?.reason).toMatch(/127\.0\.0\.1:9/);
+      // the client (and so the request line) reads "the service's resolver"; the operator's log says where it is
+      expect(failed?.reason).toMatch(/^the service's resolver /);
+      expect(app.logs.find((l) => l.event === 'own_resolver_failed')).toMatchObject({
+        level: 'warn',
+        upstream: '127.0.0.1:9',
+      });
       const answered = requests.find((l) => l.tool === 'ip-info');
       expect(answered).toMatchObject({ level: 'info', status: 200 });
       expect(answered).not.toHaveProperty('reason');

@@ -84,7 +84,7 @@ describe('REST over a socket', () => {
   it('answers a 502 from a failed upstream with its reason', async () => {
     const failed = await send('GET', '/api/v1/dns-lookup?domain=example.com', { 'x-api-key': TEST_KEY });
     expect(failed.status).toBe(502);
-    expect(JSON.parse(failed.body).error).toMatch(/127\.0\.0\.1:9/);
+    expect(JSON.parse(failed.body).error).toMatch(/^the service's resolver is not listening /);
   });
 });
 
@@ -153,5 +153,19 @@ describe('status lines', () => {
     ]);
     for (const answer of answers) expect(answer.reason, String(answer.status)).toBe(STATUS_CODES[answer.status]);
     expect(answers.map((a) => a.status)).toEqual([200, 404, 403, 415, 200]);
+  });
+});
+
+describe('what node:http refuses before the app', () => {
+  it('answers a request line over the header limit with 431 in the envelope, naming the tool', async () => {
+    const answer = await send('GET', `/api/v1/dns-lookup?domain=${'a'.repeat(100 * 1024)}`, {});
+    expect(answer.status).toBe(431);
+    expect(answer.reason).toBe('Request Header Fields Too Large');
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(answer.body)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/too large/),
+      meta: { tool: 'dns-lookup', version: 'v1' },
+    });
   });
 });

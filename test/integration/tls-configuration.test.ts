@@ -259,9 +259,7 @@ describe('tls-configuration', () => {
     try {
       const res = await apps.t.get('/api/v1/tls-configuration?domain=servfail.lab.test');
       expect(res.status).toBe(502);
-      expect((await res.json()).error).toMatch(
-        new RegExp(`SERVFAIL.*127\\.0\\.0\\.1:${apps.dns.port}|127\\.0\\.0\\.1:${apps.dns.port}.*SERVFAIL`),
-      );
+      expect((await res.json()).error).toBe("the service's resolver answered A servfail.lab.test with rcode SERVFAIL");
     } finally {
       apps.dns.clearBehaviours();
     }

@@ -1,5 +1,5 @@
 /**
- * REST users' generated types (README "Client types"): the typed client in client/ compiles against
+ * REST users' generated types (docs/getting-started.md "Client types"): the typed client in client/ compiles against
  * client/netdiag-api.ts (npm run typecheck, and the @ts-expect-error lines below must stay errors), the
  * generated file is current, and the client works against the service on a real socket.
  */

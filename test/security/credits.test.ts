@@ -1,7 +1,7 @@
 /**
  * Threat: getting checks run for fewer credits than they cost (or being charged for what did not run).
  * Every way GraphQL lets a client shape an operation is priced to exactly the documented price of the
- * check fields that ran: decisions §1 as the README's "Keys and credits" states it.
+ * check fields that ran: decisions §1 as docs/keys-and-limits.md "Keys and credits" states it.
  */
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
  * Threat: a caller makes the service connect to something inside its own network (SSRF). Every check that
  * connects to a caller's target is asked for the loopback address 127.0.0.1 in every spelling a parser might
  * read differently, for a name whose DNS answer flips to it, and through a redirect. A listener on the
- * forbidden address counts connections: the assertion is that it never sees one (README "Endpoints": the
+ * forbidden address counts connections: the assertion is that it never sees one (docs/getting-started.md "Target rules": the
  * target guard resolves once, checks every address, and connects to the address it checked).
  *
  * `targets.allow` is used only to let 127.0.0.2 play a public host; 127.0.0.1 stays forbidden throughout.

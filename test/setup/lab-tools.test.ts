@@ -1,5 +1,5 @@
 /**
- * The real servers and programs the test labs start (README "Tests that need lab tools"). On a
+ * The real servers and programs the test labs start (docs/development.md "Tests that need lab tools"). On a
  * contributor's machine a missing one skips the suites that need it; on CI (`CI` set, as `.ci/run`
  * runs) a missing one fails here, so a lab that silently stopped running cannot pass for a green run.
  */
@@ -16,6 +16,7 @@ const LAB_TOOLS: Record<string, { readonly debian: string; readonly skips: strin
   openssl: { debian: 'openssl', skips: 'the cross-checks of the DER reader and the DANE digests' },
   ping: { debian: 'iputils-ping', skips: 'ping against the real ping binary on loopback' },
   dig: { debian: 'bind9-dnsutils', skips: 'the DNS lab as dig reads it' },
+  nginx: { debian: 'nginx-light', skips: "tls-rating's graded servers served by nginx" },
 };
 const CHROMIUM = '/usr/bin/chromium';
 

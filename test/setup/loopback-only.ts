@@ -1,5 +1,5 @@
 /**
- * The loopback rule, enforced inside every test process (README "Tests"): a TCP connection or a UDP
+ * The loopback rule, enforced inside every test process (docs/development.md "Tests"): a TCP connection or a UDP
  * datagram to anything but loopback (127.0.0.0/8, ::1, "localhost") fails as if the network were
  * unreachable — the same outcome as CI's loopback-only network namespace, so that a slip (a lab record
  * pointing at a public address, a default that was not overridden) is the same failure on a developer's

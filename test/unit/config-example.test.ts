@@ -1,4 +1,4 @@
-/** config.example.json lists every configuration key with its default (README "Configuration"). */
+/** config.example.json lists every configuration key with its default (docs/configuration.md "Configuration"). */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';

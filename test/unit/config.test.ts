@@ -15,16 +15,16 @@ describe('configuration', () => {
       requestTimeoutMs: 20000,
       compositeTimeoutMs: 30000,
       workers: 0,
-      heapGrowthPercent: 30,
-      singleThreadedGc: false,
     });
     expect(c.tcp).toEqual({ connectTimeoutMs: 5000 });
-    expect(c.tls).toEqual({ handshakeTimeoutMs: 5000 });
+    expect(c.tls).toEqual({ handshakeTimeoutMs: 5000, ratingHandshakes: 200, ratingConcurrency: 8 });
     expect(c.quota).toEqual({
       credits: 300,
       windowSeconds: 86400,
-      costs: { default: 3, 'my-ip': 1, 'tls-configuration': 4 },
+      costs: { default: 3, 'my-ip': 1, 'tls-configuration': 4, 'tls-rating': 10, 'dnssec-chain': 5, 'http-rating': 5 },
     });
+    expect(c.dnssec.source).toBe('resolver');
+    expect(c.dnssec.trustAnchors.map((a) => a.split(' ')[3])).toEqual(['20326', '38696']);
     expect(c.dns.publicResolvers.map((r) => r.ip)).toEqual([
       '8.8.8.8',
       '1.1.1.1',
@@ -39,8 +39,26 @@ describe('configuration', () => {
     expect(c.dnsbl.zones).toHaveLength(6);
     expect(c.dnsbl.zones.map((z) => z.zone).join()).not.toMatch(/sorbs/);
     expect(c.whois).toEqual({ server: 'whois.iana.org', port: 43, timeoutMs: 8000 });
-    expect(c.http).toEqual({ timeoutMs: 10000, maxRedirects: 10, maxBodyBytes: 1048576 });
+    expect(c.http).toEqual({ timeoutMs: 10000, maxRedirects: 10, maxBodyBytes: 1048576, hstsPreloadList: null });
     expect(Object.isFrozen(c.dns.publicResolvers[0])).toBe(true);
+  });
+
+  it('ignores, with a warning naming each, the keys this version no longer has (CHANGELOG "Removed")', () => {
+    const warnings: string[] = [];
+    const c = buildConfig(
+      { server: { singleThreadedGc: true, port: 9000 }, outbound: { dns: 8 }, admission: { retryAfterSeconds: 5 } },
+      {},
+      'old.json',
+      (w) => warnings.push(w),
+    );
+    expect(c.server.port).toBe(9000);
+    expect(warnings).toEqual([
+      'old.json: "server.singleThreadedGc" is no longer a setting and is ignored: pass --single-threaded-gc on the node command line',
+      `old.json: "outbound.dns" is no longer a setting and is ignored: the per-family caps are the service's own (size admission.* instead)`,
+      'old.json: "admission.retryAfterSeconds" is no longer a setting and is ignored: a shed request is told to retry in 2 s',
+    ]);
+    // a key that never existed is still refused
+    expect(() => buildConfig({ server: { singleThreadGc: true } })).toThrow(/unknown key "server.singleThreadGc"/);
   });
 
   it('names the key path of an unknown key or a wrong type', () => {

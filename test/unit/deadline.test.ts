@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { deadlineSignal, untilAborted, withDeadline } from '../../src/deadline.js';
+import { Deadline, untilAborted, withDeadline } from '../../src/deadline.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -69,31 +69,54 @@ describe('untilAborted', () => {
   });
 });
 
-describe('deadlineSignal', () => {
-  it('aborts when the time is up, saying so, and leaves nothing behind once released', async () => {
+describe('Deadline', () => {
+  it('aborts when the time is up, saying so, and leaves nothing behind', async () => {
     const caller = new AbortController();
     const remove = vi.spyOn(caller.signal, 'removeEventListener');
-    const deadline = deadlineSignal(100, caller.signal);
+    const deadline = new Deadline(100, caller.signal);
     await vi.advanceTimersByTimeAsync(99);
     expect(deadline.signal.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(deadline.signal.aborted).toBe(true);
     expect(deadline.timedOut()).toBe(true);
-    deadline.release();
+    // the end released the listener and the timer; releasing again is harmless
     expect(remove).toHaveBeenCalledTimes(1);
     expect(vi.getTimerCount()).toBe(0);
+    deadline.release();
   });
 
   it("aborts with the caller's signal, which is not a time-out", () => {
     const caller = new AbortController();
-    const deadline = deadlineSignal(100, caller.signal);
+    const deadline = new Deadline(100, caller.signal);
     caller.abort();
     expect(deadline.signal.aborted).toBe(true);
     expect(deadline.timedOut()).toBe(false);
     deadline.release();
     expect(vi.getTimerCount()).toBe(0);
-    const already = deadlineSignal(100, AbortSignal.abort());
+    const already = new Deadline(100, AbortSignal.abort());
     expect(already.signal.aborted).toBe(true);
     already.release();
+  });
+
+  it('races work: its value before the end, the stable error from the end on', async () => {
+    const deadline = new Deadline(100);
+    const ended = () => new Error(deadline.timedOut() ? 'timed out' : 'aborted');
+    await expect(deadline.race(Promise.resolve(1), ended)).resolves.toBe(1);
+    const late = deadline.race(never(), ended);
+    const caught = expect(late).rejects.toThrow('timed out');
+    await vi.advanceTimersByTimeAsync(100);
+    await caught;
+    await expect(deadline.race(Promise.reject(new Error('dropped')), ended)).rejects.toThrow('timed out');
+    expect(deadline.explain(new Error('socket closed'), ended)).toMatchObject({ message: 'timed out' });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('end() aborts with its reason and releases the timer; an error before the end is kept', () => {
+    const deadline = new Deadline(100);
+    expect(deadline.explain(new Error('refused'), () => new Error('x'))).toMatchObject({ message: 'refused' });
+    deadline.end('finished');
+    expect(deadline.signal.reason).toBe('finished');
+    expect(deadline.timedOut()).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The node flags of the service (README "Under load": the young generation's size) are the same wherever
- * it is launched: `npm start`, the container recipe and the systemd unit.
+ * The node flags of the service (docs/operations.md "Memory": the young generation's size, the GC helper
+ * threads, the heap growth) are the same wherever it is launched: `npm start`, the container recipe and the
+ * systemd unit.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -21,9 +22,10 @@ describe('node flags', () => {
     'scripts/start.mjs',
   );
 
-  it('bound the young generation and the GC helper threads in npm start', () => {
+  it('bound the young generation, the GC helper threads and the heap growth in npm start', () => {
     expect(npmStart).toContain('--max-semi-space-size=8');
     expect(npmStart).toContain('--v8-pool-size=2');
+    expect(npmStart).toContain('--heap-growing-percent=30');
   });
 
   it('are the same in the container recipe', () => {

@@ -12,6 +12,8 @@ export const COMPOSITE_PART_BOUND_MS = 25_000;
 export interface PartBound {
   /** `work`, or ProbeError TIMEOUT once the bound has passed */
   race<T>(work: Promise<T>): Promise<T>;
+  /** how long until the bound passes (0 once it has): for a part with bounds of its own to end within it */
+  remainingMs(): number;
 }
 
 /** The parts of one check share one end: each waits at most until then. */
@@ -27,5 +29,6 @@ export function createPartBound(ms: number, upstream: string): PartBound {
   return {
     // each wait releases its own timer when it settles: nothing to dispose of
     race: (work) => withDeadline(work, Math.max(0, end - performance.now()), late),
+    remainingMs: () => Math.max(0, end - performance.now()),
   };
 }

@@ -77,7 +77,8 @@ export function listInProse(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-function plural(count: number, one: string, many: string): string {
+/** "1 warning", "3 warnings". */
+export function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 

@@ -22,10 +22,9 @@
  *    NODATA) is followed into the target's zone, as a resolver would, through at most MAX_ZONES zones.
  */
 import type { HostPort } from '../../config.js';
-import { TargetRefusedError } from '../../errors.js';
 import { recordsOfType, type DnsRecord, type DnsResponse } from '../../probes/dns/client.js';
-import type { ResolvedAddress } from '../../probes/guard.js';
 import type { CheckContext } from '../../loaders/context.js';
+import { nameServerAddresses } from './name-server-addresses.js';
 import { recordText, type LookupType } from './records.js';
 
 /** The part of the check context this module uses. */
@@ -89,32 +88,7 @@ async function zoneServers(ctx: AuthoritativeContext, name: string): Promise<Hos
   ]
     .sort()
     .slice(0, MAX_SERVERS);
-  const picked = await Promise.all(hosts.map((host) => firstAllowedAddress(ctx, host)));
-  const servers: HostPort[] = [];
-  for (const address of picked) {
-    if (address !== null && !servers.some((s) => s.host === address))
-      servers.push({ host: address, port: ctx.ports.dnsAuthoritative });
-  }
-  return servers;
-}
-
-async function firstAllowedAddress(ctx: AuthoritativeContext, host: string): Promise<string | null> {
-  let addresses: ResolvedAddress[];
-  try {
-    addresses = await ctx.addresses(host);
-  } catch {
-    return null; // this server cannot be found; the others (or the majority) stand in
-  }
-  const ordered = [...addresses.filter((a) => a.family === 4), ...addresses.filter((a) => a.family === 6)];
-  for (const { address } of ordered) {
-    try {
-      ctx.guard.assertAllowed(address, host);
-      return address;
-    } catch (e) {
-      if (!(e instanceof TargetRefusedError)) throw e;
-    }
-  }
-  return null;
+  return nameServerAddresses(ctx, hosts);
 }
 
 async function zoneApex(ctx: AuthoritativeContext, name: string): Promise<string | null> {

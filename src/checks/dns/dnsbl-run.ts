@@ -89,7 +89,7 @@ async function checkAddress(
 /**
  * Not one list could be asked, or every one answered with its own error code: the check could not be
  * done, which is a 502 (a 504 when every question ran out of time), as dns-lookup answers when every
- * question failed (README "Envelope and status codes"), rather than a 200 that reads like a result.
+ * question failed (docs/errors.md "Envelope and status codes"), rather than a 200 that reads like a result.
  */
 function noListAnswered(checked: readonly CheckedList[]): ProbeError {
   const timedOut = checked.every((c) => c.failure?.kind === 'TIMEOUT');

@@ -10,7 +10,7 @@
  *   3. DS with CD: whether the parent zone holds a DS RRset for the name (a secure delegation,
  *      RFC 4035 §2.4); the resolver asks the parent zone's servers for it.
  * The verdict is dnssec.ts's decision table. A resolver that does not validate never sets AD, so
- * against one every signed zone reads `insecure` (documented in the README).
+ * against one every signed zone reads `insecure` (documented in docs/tools/notes/dnssec-test.md).
  */
 import type { HostPort } from '../../config.js';
 import { recordsOfType, type DnsResponse } from '../../probes/dns/client.js';

@@ -10,15 +10,10 @@ import type { MtaStsResult } from '../mail/mta-sts.js';
 import type { SmtpStarttlsResult } from '../mail/starttls.js';
 import type { TlsRptCheckResult } from '../mail/tls-rpt.js';
 
-/** An MX host a per-host part did not test, and why. */
-export interface TransportSkip {
-  host: string;
-  reason: string;
-}
-
 /**
  * api-v1.md's five, then the mail transport parts of mail-transport.md. The transport parts' details
- * are the single checks' data (starttls and dane: one per MX host); null when the part could not run.
+ * are the single checks' data, null when the part could not run; starttls and dane have one check per
+ * MX host.
  */
 export const MAIL_CHECK_IDS = [
   'mx',
@@ -138,7 +133,8 @@ export interface BlacklistDetails {
 
 /*
  * The transport parts' details hold their single check's data under the check's name (GraphQL: one
- * union, whose members may not share a field name with another type), null when the part could not run.
+ * selection over the union may not ask for a name that two members type differently), null when the part
+ * or the host could not be tested. REST answers that data as the details themselves (`@flatten` in the REST document).
  */
 
 export interface MtaStsDetails {
@@ -157,16 +153,13 @@ export interface TlsRptDetails {
 }
 
 export interface StarttlsDetails {
-  /** smtp-starttls's data for each MX host tested (its first address, at most 5, by priority) */
-  starttls: SmtpStarttlsResult[] | null;
-  /** MX hosts not tested, with the reason (refused by the target rules, no address, beyond the first 5) */
-  notTested: TransportSkip[] | null;
+  /** smtp-starttls's data for the check's MX host (its first address) */
+  starttls: SmtpStarttlsResult | null;
 }
 
 export interface DaneDetails {
-  /** dane's data for each MX host tested (port 25, at most 5, by priority) */
-  dane: DaneResult[] | null;
-  notTested: TransportSkip[] | null;
+  /** dane's data for the check's MX host (port 25) */
+  dane: DaneResult | null;
 }
 
 export interface MailDetailsById {
@@ -208,8 +201,8 @@ export function mailDetailsNotMeasured<K extends MailCheckId>(id: K): MailDetail
     },
     'mta-sts': { mtaSts: null },
     'tls-rpt': { tlsRpt: null },
-    starttls: { starttls: null, notTested: null },
-    dane: { dane: null, notTested: null },
+    starttls: { starttls: null },
+    dane: { dane: null },
     bimi: { bimi: null },
   };
   return empty[id];

@@ -1,7 +1,8 @@
 /**
  * mailhealth-check: the rule of each check — what was found → status, a one-sentence summary (what
  * was found and, when it is not ok, what to do) and its details (api-v1.md). Pure: no I/O; every
- * threshold is a named constant below, and the README table of rules is written from this file.
+ * threshold is a named constant below, and the table of rules in docs/tools/notes/mailhealth-check.md
+ * is written from this file.
  *
  * Status meanings (decisions §4): ok; info (worth knowing, nothing to fix); warning (should be
  * fixed); critical (mail is lost, rejected or forgeable now: fix first); error (the check could not
@@ -36,7 +37,7 @@ import {
   type MxDetails,
   type SpfDetails,
 } from './mail-details.js';
-import { listInProse, type HealthCheckStatus } from '../composite/verdict.js';
+import { listInProse, plural, type HealthCheckStatus } from '../composite/verdict.js';
 import { couldNotRun, withoutFinalStop, type Finding } from '../composite/finding.js';
 
 /* ------------------------------------------------------------------ thresholds */
@@ -516,8 +517,4 @@ export function specialPurpose(ip: string, allow: readonly string[]): string | n
 
 function names(hosts: readonly MxHost[]): string {
   return listInProse(hosts.map((h) => h.exchange));
-}
-
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
 }

@@ -58,12 +58,13 @@ import {
 import { daneFacts, starttlsFacts } from './mail-transport-run.js';
 import {
   bimiFinding,
-  daneFinding,
+  daneFindings,
   mtaStsFinding,
-  starttlsFinding,
+  starttlsFindings,
   tlsRptFinding,
+  type HostFacts,
+  type HostFinding,
   type MxContext,
-  type PerHostFacts,
 } from './mail-transport-rules.js';
 import { runBimiCheck } from '../mail/bimi-run.js';
 import { runMtaStsCheck } from '../mail/mta-sts-run.js';
@@ -74,6 +75,8 @@ import { settleWithin, type Finding } from '../composite/finding.js';
 
 export interface MailHealthCheck<K extends MailCheckId = MailCheckId> {
   id: K;
+  /** the MX host a per-host part's check is about (starttls, dane); null for the domain's checks */
+  host: string | null;
   label: string;
   status: HealthCheckStatus;
   summary: string;
@@ -85,7 +88,7 @@ export interface MailHealthCheck<K extends MailCheckId = MailCheckId> {
 export interface MailHealthResult {
   domain: string;
   verdict: Verdict;
-  /** in api-v1.md order: mx, spf, dmarc, dkim, blacklist */
+  /** in MAIL_CHECK_IDS order (api-v1.md's, then mail-transport.md's); starttls and dane once per MX host, by priority */
   checks: MailHealthCheck[];
 }
 
@@ -124,24 +127,29 @@ export async function runMailHealth(
   const dane = mxNames.then((m) => daneFacts(ctx, m.exchanges));
   const mtaSts = runMtaStsCheck(ctx, domain);
 
-  const parts: { [K in MailCheckId]: Promise<Finding<MailDetailsById[K]>> } = {
-    mx: runMxLookup(ctx, domain).then((mx) => mxFinding(mx, ctx.config.targets.allow)),
-    spf: Promise.all([spf, nullMx]).then(([result, isNull]) => spfFinding(result, isNull)),
-    dmarc: Promise.all([runDmarcCheck(ctx, domain), nullMx]).then(([result, isNull]) => dmarcFinding(result, isNull)),
-    dkim: dkimFacts(ctx, domain, mxNames, rootSpf, nullMx).then(dkimFinding),
-    blacklist: blacklistFacts(ctx, domain, mxNames).then(blacklistFinding),
-    'mta-sts': mtaSts.then(mtaStsFinding),
+  // each part's findings: one about the domain, or (starttls, dane) one per MX host
+  const parts: { [K in MailCheckId]: Promise<HostFinding<MailDetailsById[K]>[]> } = {
+    mx: runMxLookup(ctx, domain).then((mx) => aboutTheDomain(mxFinding(mx, ctx.config.targets.allow))),
+    spf: Promise.all([spf, nullMx]).then(([result, isNull]) => aboutTheDomain(spfFinding(result, isNull))),
+    dmarc: Promise.all([runDmarcCheck(ctx, domain), nullMx]).then(([result, isNull]) =>
+      aboutTheDomain(dmarcFinding(result, isNull)),
+    ),
+    dkim: dkimFacts(ctx, domain, mxNames, rootSpf, nullMx).then((facts) => aboutTheDomain(dkimFinding(facts))),
+    blacklist: blacklistFacts(ctx, domain, mxNames).then((facts) => aboutTheDomain(blacklistFinding(facts))),
+    'mta-sts': mtaSts.then((result) => aboutTheDomain(mtaStsFinding(result))),
     // whether MTA-STS or DANE is in use is unknown when their part failed: then it reads as not in use
     'tls-rpt': Promise.all([runTlsRptCheck(ctx, domain), mtaSts.catch(() => null), dane.catch(() => null)]).then(
-      ([tlsRpt, sts, daneFacts]) => tlsRptFinding(tlsRpt, { mtaSts: sts?.found ?? false, dane: usesDane(daneFacts) }),
+      ([tlsRpt, sts, daneHosts]) =>
+        aboutTheDomain(tlsRptFinding(tlsRpt, { mtaSts: sts?.found ?? false, dane: usesDane(daneHosts) })),
     ),
-    starttls: Promise.all([mxNames, starttls]).then(([mx, details]) => starttlsFinding(details, mxContext(ctx, mx))),
-    dane: Promise.all([mxNames, dane]).then(([mx, details]) => daneFinding(details, mxContext(ctx, mx))),
-    bimi: runBimiCheck(ctx, domain, 'default').then(bimiFinding),
+    starttls: Promise.all([mxNames, starttls]).then(([mx, hosts]) => starttlsFindings(hosts, mxContext(ctx, mx))),
+    dane: Promise.all([mxNames, dane]).then(([mx, hosts]) => daneFindings(hosts, mxContext(ctx, mx))),
+    bimi: runBimiCheck(ctx, domain, 'default').then((result) => aboutTheDomain(bimiFinding(result))),
   };
 
   const failures: NetdiagError[] = [];
-  const checks = await Promise.all(MAIL_CHECK_IDS.map((id) => settle(id, parts[id], bound, failures)));
+  const settled = await Promise.all(MAIL_CHECK_IDS.map((id) => settle(id, parts[id], bound, failures)));
+  const checks: MailHealthCheck[] = settled.flat();
   // Not one part could run (the resolver is down, say): that is a check that could not be done
   // (decisions §2: 502/504 with the upstream's reason), not a verdict about the domain.
   if (checks.every((c) => c.status === 'error') && failures[0]) throw failures[0];
@@ -153,29 +161,37 @@ function mxContext(ctx: CheckContext, mx: MxNames): MxContext {
 }
 
 /** DANE is in use when a tested MX host has secure TLSA records. */
-function usesDane(facts: PerHostFacts<DaneResult> | null): boolean {
-  return facts?.hosts.some((h) => h.tlsa.length > 0 && h.dnssec === 'secure') ?? false;
+function usesDane(hosts: readonly HostFacts<DaneResult>[] | null): boolean {
+  return hosts?.some((h) => 'result' in h && h.result.tlsa.length > 0 && h.result.dnssec === 'secure') ?? false;
 }
 
-/** One part's finding as a check; its failure or its running past the bound is its `error`. */
+function aboutTheDomain<D>(finding: Finding<D>): HostFinding<D>[] {
+  return [{ host: null, ...finding }];
+}
+
+/**
+ * One part's findings as checks, a per-host part's labelled with the host; the part's failure or its
+ * running past the bound is one `error` check.
+ */
 async function settle<K extends MailCheckId>(
   id: K,
-  part: Promise<Finding<MailDetailsById[K]>>,
+  part: Promise<HostFinding<MailDetailsById[K]>[]>,
   bound: PartBound,
   failures: NetdiagError[],
-): Promise<MailHealthCheck<K>> {
-  const finding = await settleWithin(bound, part, (e) => {
+): Promise<MailHealthCheck<K>[]> {
+  const findings = await settleWithin(bound, part, (e) => {
     failures.push(e);
-    return mailNotRunFinding(id, e.message);
+    return aboutTheDomain(mailNotRunFinding(id, e.message));
   });
-  return {
+  return findings.map((finding) => ({
     id,
-    label: MAIL_CHECK_LABELS[id],
+    host: finding.host,
+    label: finding.host === null ? MAIL_CHECK_LABELS[id] : `${MAIL_CHECK_LABELS[id]} on ${finding.host}`,
     status: finding.status,
     summary: finding.summary,
     error: finding.error ?? null,
     details: finding.details,
-  };
+  }));
 }
 
 async function exchangesOf(ctx: CheckContext, domain: string): Promise<MxNames> {

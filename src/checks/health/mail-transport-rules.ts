@@ -1,39 +1,49 @@
 /**
  * mailhealth-check: the rules of the mail transport parts (mail-transport.md) — starttls, dane,
  * mta-sts, tls-rpt, bimi. Pure, like mail-rules.ts: the single checks' data in, a status, a
- * one-sentence summary and the details out. The README table of rules is written from this file.
+ * one-sentence summary and the details out. The table of rules in docs/tools/notes/mailhealth-check.md
+ * is written from this file.
  *
- * starttls and dane test each MX host (its first address, at most MAIL_TRANSPORT_MAX_HOSTS by
- * priority, fan-out-limits.ts); an MX host the target rules refuse, or whose address cannot be resolved, is `skipped`
- * with the reason.
+ * starttls and dane judge each MX host on its own (its first address, the first MAIL_TRANSPORT_MAX_HOSTS
+ * by priority, fan-out-limits.ts): one check per host, so that each host's data is its single check's, and
+ * the verdict names the host that needs work. A host the target rules refuse, or whose address cannot be
+ * resolved, is that host's `error`.
  */
 import type { TlsRptCheckResult } from '../mail/tls-rpt.js';
 import type { DaneResult } from '../mail/dane.js';
 import type { SmtpStarttlsResult } from '../mail/starttls.js';
 import type { BimiResult } from '../mail/bimi.js';
 import type { MtaStsResult } from '../mail/mta-sts.js';
-import type {
-  BimiDetails,
-  DaneDetails,
-  MtaStsDetails,
-  StarttlsDetails,
-  TlsRptDetails,
-  TransportSkip,
-} from './mail-details.js';
+import { MAIL_TRANSPORT_MAX_HOSTS } from '../../loaders/fan-out-limits.js';
+import type { BimiDetails, DaneDetails, MtaStsDetails, StarttlsDetails, TlsRptDetails } from './mail-details.js';
 import type { HealthCheckStatus } from '../composite/verdict.js';
 import { listInProse } from '../composite/verdict.js';
+import { withoutFinalStop } from '../composite/finding.js';
+import type { BrokenLink } from '../dns/dnssec-chain/result.js';
+import { describeBrokenLink } from '../dns/dnssec-chain-broken-link.js';
 
-/** What a per-host part found: one single-check result per MX host tested, and the hosts not tested. */
-export interface PerHostFacts<R> {
-  hosts: R[];
-  skipped: TransportSkip[];
-}
+/** dane's result for one MX host; bogus records with the link of their chain of trust that breaks (dnssec-chain). */
+export type DaneFacts = DaneResult & { readonly brokenLink?: BrokenLink | null };
+
+/** What a per-host part learnt of one MX host. */
+export type HostFacts<R> =
+  /** the single check's result */
+  | { host: string; result: R }
+  /** the host could not be tested: refused by the target rules, no address, a failed resolution */
+  | { host: string; failure: string }
+  /** beyond the first MAIL_TRANSPORT_MAX_HOSTS by priority: left out on purpose */
+  | { host: string; omitted: true };
 
 export interface TransportFinding<D> {
   status: HealthCheckStatus;
   summary: string;
   error?: string;
   details: D;
+}
+
+/** A per-host part's finding about one MX host; host null: about the domain (it has no MX host to test). */
+export interface HostFinding<D> extends TransportFinding<D> {
+  host: string | null;
 }
 
 /** What the mx part knows (the domain takes no mail, or has no MX host to test), and whether SMTP probes run. */
@@ -51,115 +61,142 @@ function noHosts(mx: MxContext): { status: HealthCheckStatus; summary: string } 
   return null;
 }
 
-function names(items: readonly { host: string }[]): string {
-  return listInProse(items.map((i) => i.host));
+/**
+ * One finding per MX host, by `judge` for a host with a result; the same words for the hosts that were
+ * not tested in either part; a single info finding when there is no MX host at all.
+ */
+function perHostFindings<R, D>(
+  hosts: readonly HostFacts<R>[],
+  mx: MxContext,
+  details: (result: R | null) => D,
+  judge: (host: string, result: R) => TransportFinding<D>,
+): HostFinding<D>[] {
+  const none = noHosts(mx);
+  if (none) return [{ host: null, ...none, details: details(null) }];
+  return hosts.map((facts): HostFinding<D> => {
+    const { host } = facts;
+    if ('result' in facts) return { host, ...judge(host, facts.result) };
+    if ('omitted' in facts)
+      return {
+        host,
+        status: 'info',
+        summary: `${host} was not tested: only the first ${MAIL_TRANSPORT_MAX_HOSTS} MX hosts by priority are (senders seldom get further).`,
+        details: details(null),
+      };
+    return {
+      host,
+      status: 'error',
+      error: facts.failure,
+      summary: `${host} could not be tested (${withoutFinalStop(facts.failure)}); run the health check again, and if it persists, check the host's address records.`,
+      details: details(null),
+    };
+  });
 }
 
 /**
- * - no MX host: info; every host unreachable or skipped: error (the reason; port 25 may be blocked on
- *   the way out of this service);
- * - an MX host that does not offer STARTTLS: critical (mail to it travels in clear text);
+ * Each MX host:
+ * - not reached (refused, no answer, not SMTP): error (port 25 may be blocked on the way out of this service);
+ * - no STARTTLS offered: critical (mail to it travels in clear text);
  * - STARTTLS failing (refused or handshake failed): warning (senders fall back to clear text or defer);
  * - a certificate problem: warning (many MTAs deliver anyway, but DANE and MTA-STS senders do not);
- * - some hosts unreachable: warning; otherwise ok.
+ * - otherwise ok.
+ * With SMTP probes turned off (smtp.enabled false) every host is info, not tested.
  */
-export function starttlsFinding(
-  facts: PerHostFacts<SmtpStarttlsResult>,
+export function starttlsFindings(
+  hosts: readonly HostFacts<SmtpStarttlsResult>[],
   mx: MxContext,
-): TransportFinding<StarttlsDetails> {
-  const details: StarttlsDetails = { starttls: facts.hosts, notTested: facts.skipped };
-  const finding = (status: HealthCheckStatus, summary: string, error?: string) => ({
-    status,
-    summary,
-    details,
-    ...(error !== undefined ? { error } : {}),
+): HostFinding<StarttlsDetails>[] {
+  const details = (starttls: SmtpStarttlsResult | null): StarttlsDetails => ({ starttls });
+  if (!mx.smtpProbes && !noHosts(mx))
+    return hosts.map((h) => ({
+      host: h.host,
+      status: 'info',
+      summary: `${h.host} was not tested: SMTP probes are turned off on this instance (smtp.enabled).`,
+      details: details(null),
+    }));
+  return perHostFindings(hosts, mx, details, (host, result) => {
+    const finding = (status: HealthCheckStatus, summary: string, error?: string) => ({
+      status,
+      summary,
+      details: details(result),
+      ...(error !== undefined ? { error } : {}),
+    });
+    switch (result.status) {
+      case 'unreachable': {
+        const reason = result.error ?? 'no SMTP answer';
+        return finding(
+          'error',
+          `${host} could not be reached over SMTP (${withoutFinalStop(reason)}); check that port 25 is open to this service, then run the check again.`,
+          reason,
+        );
+      }
+      case 'no-starttls':
+        return finding(
+          'critical',
+          `${host} does not offer STARTTLS, so mail to it travels in clear text; enable STARTTLS with a valid certificate.`,
+        );
+      case 'tls-failed':
+        return finding(
+          'warning',
+          `STARTTLS fails on ${host} (${withoutFinalStop(result.error ?? 'handshake failed')}); senders fall back to clear text or defer: fix the TLS set-up.`,
+        );
+      case 'certificate-problem':
+        return finding(
+          'warning',
+          `The certificate of ${host} is ${result.tls?.certificate.status ?? 'not valid'}; senders that check it (MTA-STS, DANE) will not deliver: install a valid certificate for the MX name.`,
+        );
+      case 'ok':
+        return finding('ok', `${host} offers STARTTLS with a valid certificate.`);
+    }
   });
-  const none = noHosts(mx);
-  if (none) return finding(none.status, none.summary);
-  if (!mx.smtpProbes)
-    return finding('info', 'The MX hosts were not tested: SMTP probes are turned off on this instance (smtp.enabled).');
-  const reached = facts.hosts.filter((h) => h.status !== 'unreachable');
-  const unreachable = facts.hosts.filter((h) => h.status === 'unreachable');
-  if (reached.length === 0) {
-    const reason = unreachable[0]?.error ?? facts.skipped[0]?.reason ?? 'no MX host could be tested';
-    return finding(
-      'error',
-      `No MX host could be reached over SMTP (${reason}); check that port 25 is open to this service, then run the check again.`,
-      reason,
-    );
-  }
-  const plain = reached.filter((h) => h.status === 'no-starttls');
-  if (plain.length > 0)
-    return finding(
-      'critical',
-      `${names(plain)} ${plain.length === 1 ? 'does' : 'do'} not offer STARTTLS, so mail to ${plain.length === 1 ? 'it' : 'them'} travels in clear text; enable STARTTLS with a valid certificate.`,
-    );
-  const failed = reached.filter((h) => h.status === 'tls-failed');
-  if (failed.length > 0)
-    return finding(
-      'warning',
-      `STARTTLS fails on ${names(failed)} (${failed[0]!.error ?? 'handshake failed'}); senders fall back to clear text or defer: fix the TLS set-up.`,
-    );
-  const certificates = reached.filter((h) => h.status === 'certificate-problem');
-  if (certificates.length > 0)
-    return finding(
-      'warning',
-      `The certificate of ${names(certificates)} is ${certificates[0]!.tls?.certificate.status ?? 'not valid'}; senders that check it (MTA-STS, DANE) will not deliver: install a valid certificate for the MX name.`,
-    );
-  if (unreachable.length > 0 || facts.skipped.length > 0)
-    return finding(
-      'warning',
-      `STARTTLS works on ${names(reached)}, but ${names([...unreachable, ...facts.skipped])} could not be tested.`,
-    );
-  return finding('ok', `Every MX host offers STARTTLS with a valid certificate (${names(reached)}).`);
 }
 
 /**
+ * Each MX host:
  * - a TLSA mismatch, or TLSA records that do not validate (bogus): critical (DANE senders will not deliver);
- * - secure records that are unusable for SMTP, or a chain that could not be had: warning;
+ * - secure records that are unusable for SMTP, or a chain that could not be had: warning (with SMTP
+ *   probes turned off the chain is never fetched: info);
  * - no TLSA records, or records that are not DNSSEC-signed: info (DANE is not in use);
- * - otherwise ok (every tested host with TLSA validates).
+ * - valid: ok.
  */
-export function daneFinding(facts: PerHostFacts<DaneResult>, mx: MxContext): TransportFinding<DaneDetails> {
-  const details: DaneDetails = { dane: facts.hosts, notTested: facts.skipped };
-  const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details });
-  const none = noHosts(mx);
-  if (none) return finding(none.status, none.summary);
-  const by = (status: DaneResult['status']) => facts.hosts.filter((h) => h.status === status);
-  const mismatch = by('mismatch');
-  if (mismatch.length > 0)
-    return finding(
-      'critical',
-      `No TLSA record of ${names(mismatch)} matches the certificate it presents: DANE-aware senders will not deliver; publish TLSA records for the current certificate or key.`,
-    );
-  const bogus = facts.hosts.filter((h) => h.dnssec === 'bogus');
-  if (bogus.length > 0)
-    return finding(
-      'critical',
-      `The TLSA records of ${names(bogus)} do not validate (DNSSEC bogus): DANE-aware senders will not deliver; fix the zone's signatures.`,
-    );
-  // without SMTP probes (smtp.enabled false) secure records cannot be matched: worth knowing, not a fault
-  const unverified = mx.smtpProbes ? [] : by('error').filter((h) => h.dnssec !== 'bogus');
-  const broken = [...by('unusable'), ...by('error').filter((h) => !unverified.includes(h))];
-  if (broken.length > 0)
-    return finding(
-      'warning',
-      `DANE cannot be verified for ${names(broken)} (${broken[0]!.error ?? 'only TLSA usages 0 and 1, which SMTP ignores'}); use DANE-EE (3 1 1) or DANE-TA records.`,
-    );
-  const valid = by('valid');
-  if (valid.length === 0 && unverified.length > 0)
-    return finding(
-      'info',
-      `TLSA records exist for ${names(unverified)} but cannot be matched here: SMTP probes are turned off on this instance (smtp.enabled).`,
-    );
-  if (valid.length === 0)
-    return finding(
-      'info',
-      by('insecure').length > 0
-        ? `TLSA records exist for ${names(by('insecure'))} but are not DNSSEC-signed, so senders ignore them.`
-        : 'No MX host publishes TLSA records: DANE is not in use (it needs a DNSSEC-signed zone).',
-    );
-  return finding('ok', `DANE validates for ${names(valid)}.`);
+export function daneFindings(hosts: readonly HostFacts<DaneFacts>[], mx: MxContext): HostFinding<DaneDetails>[] {
+  const details = (dane: DaneResult | null): DaneDetails => ({ dane });
+  return perHostFindings(hosts, mx, details, (host, result) => {
+    const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details: details(result) });
+    if (result.status === 'mismatch')
+      return finding(
+        'critical',
+        `No TLSA record of ${host} matches the certificate it presents: DANE-aware senders will not deliver; publish TLSA records for the current certificate or key.`,
+      );
+    if (result.dnssec === 'bogus')
+      return finding(
+        'critical',
+        `The TLSA records of ${host} do not validate (DNSSEC bogus${result.brokenLink ? `: ${describeBrokenLink(result.brokenLink)}` : ''}): DANE-aware senders will not deliver; fix the zone's signatures.`,
+      );
+    switch (result.status) {
+      case 'error':
+      case 'unusable':
+        // without SMTP probes secure records cannot be matched: worth knowing, not a fault
+        if (result.status === 'error' && !mx.smtpProbes)
+          return finding(
+            'info',
+            `TLSA records exist for ${host} but cannot be matched here: SMTP probes are turned off on this instance (smtp.enabled).`,
+          );
+        return finding(
+          'warning',
+          `DANE cannot be verified for ${host} (${withoutFinalStop(result.error ?? 'only TLSA usages 0 and 1, which SMTP ignores')}); use DANE-EE (3 1 1) or DANE-TA records.`,
+        );
+      case 'insecure':
+        return finding('info', `TLSA records exist for ${host} but are not DNSSEC-signed, so senders ignore them.`);
+      case 'no-tlsa':
+        return finding(
+          'info',
+          `${host} publishes no TLSA records: DANE is not in use for it (it needs a DNSSEC-signed zone).`,
+        );
+      case 'valid':
+        return finding('ok', `DANE validates for ${host}.`);
+    }
+  });
 }
 
 /** invalid: warning; not configured, mode none or testing: info; enforce: ok. */

@@ -1,8 +1,8 @@
 /**
  * website-health-check: the rule of each check — what was measured → status, a
  * one-sentence summary (what was found and, when not ok, what to do) and its details
- * (api-v1.md). Pure: no I/O; every threshold is a named constant below, and the README
- * table of rules is written from this file.
+ * (api-v1.md). Pure: no I/O; every threshold is a named constant below, and the table of
+ * rules in docs/tools/notes/website-health-check.md is written from this file.
  *
  * Status meanings (decisions §4): ok; info (worth knowing, nothing to fix); warning
  * (should be fixed); critical (visitors are affected now, or soon: fix first); error
@@ -16,13 +16,16 @@ import { mediaTypeOf } from '../../probes/http/content-type.js';
 import type { SecurityHeaderScore } from '../http/security-headers.js';
 import type { SslStatus } from '../tls/certificate.js';
 import type { PingStatistics } from '../../probes/ping/parse.js';
-import { listInProse, type HealthCheckStatus } from '../composite/verdict.js';
+import type { HttpRatingResult } from '../http/rating.js';
+import type { TlsRatingData } from '../tls/rating.js';
+import { listInProse, plural, type HealthCheckStatus } from '../composite/verdict.js';
 import {
   detailsNotMeasured,
   type DnsDetails,
   type Finding,
   type CompressionDetails,
   type HttpDetails,
+  type HttpRatingDetails,
   type LatencyBreakdown,
   type LatencyDetails,
   type LocationDetails,
@@ -35,6 +38,7 @@ import {
   type RedirectsDetails,
   type SecurityDetails,
   type SslDetails,
+  type TlsRatingDetails,
   type WebPorts,
   type WebsiteCheckId,
   type WebsiteDetailsById,
@@ -67,10 +71,6 @@ export const COMPRESSION_MIN_BYTES = 1024;
 /** A check that could not run (decisions §4 `error`): the reason, and what to do. */
 export function notRunFinding<K extends WebsiteCheckId>(id: K, reason: string): Finding<WebsiteDetailsById[K]> {
   return couldNotRun(reason, detailsNotMeasured(id), 'check that the site is reachable from the internet');
-}
-
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 /* ------------------------------------------------------------------ dns */
@@ -183,7 +183,7 @@ const PHASE_ADVICE: Readonly<Record<'dnsMs' | 'tcpMs' | 'tlsMs' | 'remainingMs',
 
 /**
  * One fresh connection, the fetch's first hop: dnsMs the resolution (a name answered
- * from this service's DNS cache counts as ~0), tcpMs the connect, tlsMs the handshake (0
+ * from this service's DNS cache counts as next to nothing), tcpMs the connect, tlsMs the handshake (0
  * over http), remainingMs from sending the request to the response headers; totalMs
  * their sum.
  */
@@ -608,6 +608,89 @@ export function portsFinding(
   return {
     status: 'ok',
     summary: open.length === 1 ? `Port ${open[0]} is open.` : `Ports ${listInProse(open)} are open.`,
+    details,
+  };
+}
+
+/* ------------------------------------------------------------------ tls-rating, http-rating */
+
+/** The letters of both ratings: tls-rating's A+ … F, T and M; http-rating's A+ … F with + and -. */
+const RATING_GRADE = /^(?:[A-D][+-]?|E|F|T|M)$/;
+
+/**
+ * The status of a rating's grade (docs/contract/grades.md "website-health-check"): ok for A+ and A; info for A- and
+ * for an answer that was not graded (null); warning for B+ to C-; critical for D+ to F (tls-rating's E
+ * lies between them), T (not trusted) and M (name mismatch).
+ */
+export function ratingGradeStatus(grade: string | null): Exclude<HealthCheckStatus, 'error'> {
+  if (grade === null) return 'info';
+  if (!RATING_GRADE.test(grade)) throw new RangeError(`not a rating grade: ${grade}`);
+  if (grade === 'A+' || grade === 'A') return 'ok';
+  if (grade === 'A-') return 'info';
+  if (grade.startsWith('B') || grade.startsWith('C')) return 'warning';
+  return 'critical';
+}
+
+/** What the certificate gate (grades.md step 1) found, for T and M. */
+function certificateGateReason(data: TlsRatingData): string | null {
+  if (data.grade.letter === 'M') return `the certificate does not name ${data.host}`;
+  if (data.grade.letter === 'T') {
+    const status = data.certificate?.status;
+    return status === undefined || status === 'valid'
+      ? 'the certificate is not trusted'
+      : `the certificate is ${status}`;
+  }
+  return null;
+}
+
+/**
+ * tls-rating's grade of the HTTPS port. The summary names what holds the grade down: the certificate
+ * gate, then each cap; for A- the warnings (which describe the configuration whatever the letter, so
+ * they are named only where they decide it); a letter under A without a cap is the score's.
+ */
+export function tlsRatingFinding(data: TlsRatingData): Finding<TlsRatingDetails> {
+  const details = { tlsRating: data };
+  const { grade } = data;
+  const status = ratingGradeStatus(grade.letter);
+  const partial = data.partial ? "; partial: the rating's bounds cut the enumeration short" : '';
+  const graded = `The TLS configuration on port ${data.port} grades ${grade.letter} (SSL Labs method, score ${grade.score}${partial})`;
+  if (status === 'ok') return { status, summary: `${graded}.`, details };
+  if (grade.letter === 'A-') {
+    const warnings = grade.warnings.map((w) => w.reason);
+    return { status, summary: `${graded}: ${listInProse(warnings)}; fix that for an A+.`, details };
+  }
+  const gate = certificateGateReason(data);
+  const reasons = [...(gate === null ? [] : [gate]), ...grade.caps.map((c) => c.reason)];
+  if (reasons.length === 0) reasons.push(`its score is ${grade.score}`);
+  const remedy =
+    gate === null
+      ? 'turn off the versions and suites named (tls-rating lists each cap)'
+      : `install a certificate from a public CA that names ${data.host}, with its full chain`;
+  return { status, summary: `${graded}: ${listInProse(reasons)}; ${remedy}.`, details };
+}
+
+/**
+ * http-rating's grade of the target. An answer the Observatory does not grade is info with its
+ * reason; otherwise the summary names the failed tests.
+ */
+export function httpRatingFinding(result: HttpRatingResult): Finding<HttpRatingDetails> {
+  const details = { httpRating: result };
+  const status = ratingGradeStatus(result.grade);
+  if (result.grade === null) {
+    return {
+      status,
+      summary: `The MDN HTTP Observatory does not grade this answer (${withoutFinalStop(result.error ?? `status ${result.statusCode}`)}).`,
+      details,
+    };
+  }
+  const graded = `The MDN HTTP Observatory grades ${result.finalUrl} ${result.grade} (score ${result.score}, ${result.testsPassed} of ${result.testsQuantity} tests passed)`;
+  const failed = result.tests.filter((t) => !t.pass).map((t) => t.name);
+  if (failed.length === 0) return { status, summary: `${graded}.`, details };
+  const which = `failed: ${listInProse(failed)}`;
+  if (status === 'ok' || status === 'info') return { status, summary: `${graded}; ${which}.`, details };
+  return {
+    status,
+    summary: `${graded}; ${which}; set the headers these tests read (http-rating says what each found).`,
     details,
   };
 }

@@ -27,13 +27,23 @@
  *   test of the HTTP and HTTPS ports and of the target URL's own port.
  * - The checks connect to the first IPv4 address of the name, else its first IPv6 one
  *   (`ip`), like the single checks.
+ * - tls-rating: the single check's rating of the ssl check's port; http-rating: the single check's
+ *   rating of the target (docs/contract/grades.md "website-health-check"). A rating is asked of the loaders as the
+ *   single check asks it (the whole TLS rating per host, port and address; http-rating's fetches per
+ *   URL), so an operation selecting tlsRating or httpRating for the same site rates it once. The TLS
+ *   rating is given the part's bound less RATING_ANSWER_MARGIN_MS, so that a slow server is graded on
+ *   what was learnt (`partial`) rather than cut off; a rating another field started first keeps that
+ *   field's bounds, and if it is still running at the part's bound the part is error.
  */
 import { COMPOSITE_PART_BOUND_MS, createPartBound, type PartBound } from '../composite/part-bound.js';
 import { ProbeError } from '../../probes/errors.js';
+import { bogusBrokenLink, describeBrokenLink } from '../dns/dnssec-chain-broken-link.js';
 import type { FetchResult } from '../../probes/http/fetcher.js';
 import { TlsProbeError } from '../../probes/tls/prober.js';
 import type { CheckContext } from '../../loaders/context.js';
 import { scoreSecurityHeaders } from '../http/security-headers.js';
+import { runHttpRating } from '../http/rating-run.js';
+import { runTlsRating } from '../tls/rating-run.js';
 import { firstAddressPerFamily, MAIN_HANDSHAKE_ALPN, runPortChecker, runSslChecker } from '../tls/run.js';
 import { isCloudflareChallenge } from './cloudflare.js';
 import { verdictOf, type HealthCheckStatus, type Verdict } from '../composite/verdict.js';
@@ -57,10 +67,12 @@ import {
   portsFinding,
   protocolFinding,
   redirectLoopFindings,
+  httpRatingFinding,
   redirectsFinding,
   securityFinding,
   sslFailureFinding,
   sslFinding,
+  tlsRatingFinding,
 } from './website-rules.js';
 import { settleWithin } from '../composite/finding.js';
 
@@ -69,6 +81,13 @@ import { settleWithin } from '../composite/finding.js';
  * (decisions §8: 30 s) are left for the target check before the parts and the answer.
  */
 export const WEBSITE_PART_BOUND_MS = COMPOSITE_PART_BOUND_MS;
+/** The TLS rating stops this long before its part's bound, to grade what it learnt and answer in time. */
+export const RATING_ANSWER_MARGIN_MS = 1000;
+
+export interface WebsiteHealthOptions {
+  /** how long each part may run, from the start (default WEBSITE_PART_BOUND_MS) */
+  partBoundMs?: number;
+}
 
 export interface WebsiteTarget {
   /** A-label, lower case, no trailing dot */
@@ -93,7 +112,7 @@ export interface WebsiteHealthResult {
   /** the address the checks connected to */
   ip: string;
   verdict: Verdict;
-  /** in api-v1.md's order: dns, location, organization, ping, latency, http, redirects, ssl, security, protocol, compression, ports */
+  /** in api-v1.md's order: dns, location, organization, ping, latency, http, redirects, ssl, security, protocol, compression, ports; then grades.md's tls-rating, http-rating */
   checks: WebsiteCheck[];
 }
 
@@ -107,16 +126,24 @@ interface SiteFetch {
   httpsRefused: boolean;
 }
 
-export async function runWebsiteHealth(ctx: CheckContext, target: WebsiteTarget): Promise<WebsiteHealthResult> {
+export async function runWebsiteHealth(
+  ctx: CheckContext,
+  target: WebsiteTarget,
+  options: WebsiteHealthOptions = {},
+): Promise<WebsiteHealthResult> {
   const web = ctx.ports;
   const { hostname } = target;
   const targetUrl = target.url ?? siteUrl(hostname, 'https:', web.https);
   const fallbackUrl = target.url === null ? siteUrl(hostname, 'http:', web.http) : null;
-  const bound = createPartBound(WEBSITE_PART_BOUND_MS, hostname);
+  const bound = createPartBound(options.partBoundMs ?? WEBSITE_PART_BOUND_MS, hostname);
   const siteFetch = fetchSite(ctx, targetUrl, fallbackUrl);
   // The fetch is settled by its part; if the target check fails first, nobody awaits it.
   siteFetch.catch(() => {});
-  const checked = await ctx.guard.check({ kind: 'hostname', hostname }, ctx.signal, 'target');
+  const checked = await ctx.guard
+    .check({ kind: 'hostname', hostname }, ctx.signal, 'target')
+    .catch(async (e: unknown) => {
+      throw await withBrokenLink(ctx, hostname, e);
+    });
   const ip = firstAddressPerFamily(checked.addresses)[0]?.address;
   // The guard never returns an empty list (a name without addresses is its InputError).
   if (ip === undefined) throw new RangeError('the target guard returned no address');
@@ -130,10 +157,31 @@ export async function runWebsiteHealth(ctx: CheckContext, target: WebsiteTarget)
     ),
     settlePart(['ssl'], bound, () => sslPart(ctx, hostname, ip, sslPort)),
     settlePart(['ports'], bound, () => portsPart(ctx, hostname, web, target.url === null ? null : portOf(target.url))),
+    settlePart(['tls-rating'], bound, async () => {
+      const deadlineMs = bound.remainingMs() - RATING_ANSWER_MARGIN_MS;
+      return {
+        'tls-rating': tlsRatingFinding(await runTlsRating(ctx, { domain: hostname, port: sslPort, deadlineMs })),
+      };
+    }),
+    settlePart(['http-rating'], bound, async () => ({
+      'http-rating': httpRatingFinding(await runHttpRating(ctx, { hostname, url: target.url })),
+    })),
   ]);
   const outcomes: Outcomes = Object.assign({ dns: { ...dnsFinding(checked.addresses), error: null } }, ...parts);
   const checks = WEBSITE_CHECK_IDS.map((id) => checkOf(id, outcomes));
   return { domain: hostname, targetUrl: targetUrl.href, ip, verdict: verdictOf(checks), checks };
+}
+
+/**
+ * A SERVFAIL from a validating resolver is often a bogus chain of trust: when dnssec-chain finds the
+ * name bogus, the error names the link that breaks (the check cannot run without an address).
+ */
+async function withBrokenLink(ctx: CheckContext, hostname: string, e: unknown): Promise<unknown> {
+  if (!(e instanceof ProbeError) || e.kind !== 'SERVFAIL') return e;
+  const link = await bogusBrokenLink(ctx, hostname, 'A');
+  return link === null
+    ? e
+    : new ProbeError('SERVFAIL', e.upstream, `${e.message}; DNSSEC: ${describeBrokenLink(link)}`, { cause: e });
 }
 
 function checkOf<K extends WebsiteCheckId>(id: K, outcomes: Outcomes): WebsiteCheck<K> {

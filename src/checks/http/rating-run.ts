@@ -1,11 +1,11 @@
 /**
- * http-rating: the awaiting part (grades.md "http-rating"). Three guarded fetches run concurrently through
- * the check context's loaders (every hop checked by the target guard): the session from https://host/
- * (redirects followed, an HTML body read whole up to http.maxBodyBytes for subresource-integrity and the
- * metas), the session from http://host/ (redirects followed, no body), and a CORS preflight of
- * https://host/ (OPTIONS with Origin, as the Observatory's retriever sends it; redirects followed to the
- * same place the https session ends). When https gives no answer the http session is graded, as the
- * Observatory grades it, and its final URL is preflighted then.
+ * http-rating: the awaiting part (docs/contract/grades.md "http-rating — `url` (http or https; a bare host
+ * means `https://host/`)"). Three guarded fetches run concurrently through the check context's loaders (every
+ * hop checked by the target guard): the session from https://host/ (redirects followed, an HTML body read whole
+ * up to http.maxBodyBytes for subresource-integrity and the metas), the session from http://host/ (redirects
+ * followed, no body), and a CORS preflight of https://host/ (OPTIONS with Origin, as the Observatory's
+ * retriever sends it; redirects followed to the same place the https session ends). When https gives no answer
+ * the http session is graded, as the Observatory grades it, and its final URL is preflighted then.
  *
  * Decisions documented here:
  * - Target: a domain (https://<domain>/), or an http(s) URL: its host, and its path and query for both

@@ -182,27 +182,28 @@ function cipherBits(cipher: string): number {
   throw new RangeError(`no strength known for the cipher ${cipher}`);
 }
 
+/** The key exchange and authentication named before `_WITH_`. */
 const KEY_EXCHANGES: Readonly<Record<string, { keyExchange: KeyExchange; authentication: string }>> = {
   ECDHE_RSA: { keyExchange: 'ECDHE', authentication: 'RSA' },
   ECDHE_ECDSA: { keyExchange: 'ECDHE', authentication: 'ECDSA' },
   DHE_RSA: { keyExchange: 'DHE', authentication: 'RSA' },
   DHE_DSS: { keyExchange: 'DHE', authentication: 'DSS' },
   RSA: { keyExchange: 'RSA', authentication: 'RSA' },
-  RSA_EXPORT: { keyExchange: 'RSA', authentication: 'RSA' },
-  RSA_EXPORT1024: { keyExchange: 'RSA', authentication: 'RSA' },
-  DHE_RSA_EXPORT: { keyExchange: 'DHE', authentication: 'RSA' },
-  DHE_DSS_EXPORT: { keyExchange: 'DHE', authentication: 'DSS' },
   DH_anon: { keyExchange: 'anonymous', authentication: 'none' },
-  DH_anon_EXPORT: { keyExchange: 'anonymous', authentication: 'none' },
   ECDH_anon: { keyExchange: 'anonymous', authentication: 'none' },
 };
+
+/** An export variant (`RSA_EXPORT`, `DHE_DSS_EXPORT`, `RSA_EXPORT1024`) exchanges keys as its base does. */
+function keyExchangeOf(namedBeforeWith: string): { keyExchange: KeyExchange; authentication: string } | undefined {
+  return KEY_EXCHANGES[namedBeforeWith.replace(/_EXPORT(1024)?$/, '')];
+}
 
 function describe(row: Row): CipherSuite {
   const [code, name, openssl, since] = row;
   const withAt = name.indexOf('_WITH_');
   const cipher = withAt < 0 ? name.slice('TLS_'.length) : name.slice(withAt + '_WITH_'.length);
   const exchange =
-    withAt < 0 ? { keyExchange: 'TLS1.3' as const, authentication: null } : KEY_EXCHANGES[name.slice(4, withAt)];
+    withAt < 0 ? { keyExchange: 'TLS1.3' as const, authentication: null } : keyExchangeOf(name.slice(4, withAt));
   if (exchange === undefined) throw new RangeError(`no key exchange known for ${name}`);
   const { keyExchange, authentication } = exchange;
   return {

@@ -1,7 +1,7 @@
 /**
- * The tls-rating grade (docs/contract/grades.md "The grade", the SSL Labs rating guide 2009r): a pure function of
- * what the enumeration learnt. Step by step as the contract numbers them: the certificate gate (1), the
- * three scores and their weighted sum (2), the letter of the score (3), the caps (4), A+ and A- (5).
+ * The tls-rating grade (docs/contract/grades.md "The grade (the contract)", the SSL Labs rating guide 2009r): a
+ * pure function of what the enumeration learnt. Step by step as the contract numbers them: the certificate gate
+ * (1), the three scores and their weighted sum (2), the letter of the score (3), the caps (4), A+ and A- (5).
  */
 import type { RatedVersion } from './cipher-suites.js';
 

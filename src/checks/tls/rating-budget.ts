@@ -1,8 +1,8 @@
 /**
- * The bounds of one tls-rating (docs/contract/grades.md "Bounds"): at most `handshakes` connections in all,
- * `concurrency` at once, and nothing started or awaited past the deadline. A probe the bounds refuse is
- * `skipped`, and the rating says it is partial. (The process-wide outbound caps apply underneath, in
- * the loaders.)
+ * The bounds of one tls-rating (docs/contract/grades.md "The grade (the contract)", its last paragraph): at
+ * most `handshakes` connections in all, `concurrency` at once, and nothing started or awaited past the
+ * deadline. A probe the bounds refuse is `skipped`, and the rating says it is partial. (The process-wide
+ * outbound caps apply underneath, in the loaders.)
  */
 
 export const SKIPPED: unique symbol = Symbol('skipped');

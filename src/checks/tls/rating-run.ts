@@ -45,7 +45,7 @@ import { createRatingBudget, SKIPPED, type RatingBudget, type Skipped } from './
 import { hstsMaxAge, tlsRatingData, type RatedProtocolResult, type TlsRatingData } from './rating.js';
 import { firstAddressPerFamily } from './run.js';
 
-/** grades.md "Bounds": the whole rating within 30 s. */
+/** docs/contract/grades.md "The grade (the contract)", the bounds after it: the whole rating within 30 s. */
 export const RATING_DEADLINE_MS = 30_000;
 /**
  * The rating runs under the composite request bound (server.compositeTimeoutMs, 30 s by default): it
@@ -127,20 +127,44 @@ function helloVerdict(
   return { result: 'not-supported', note: null };
 }
 
-export async function runTlsRating(ctx: CheckContext, input: { domain: string; port: number }): Promise<TlsRatingData> {
+export interface TlsRatingInput {
+  domain: string;
+  port: number;
+  /**
+   * A bound of the caller's within the rating's own: a composite's part ends before the request does,
+   * and a rating that stops in time is graded (`partial`) where one cut off by the part is only an error.
+   */
+  deadlineMs?: number;
+}
+
+export async function runTlsRating(ctx: CheckContext, input: TlsRatingInput): Promise<TlsRatingData> {
   const started = performance.now();
   const { domain, port } = input;
   const checked = await ctx.guard.check({ kind: 'hostname', hostname: domain }, ctx.signal, 'domain');
   const address = firstAddressPerFamily(checked.addresses)[0];
   if (address === undefined) throw new RangeError('the target guard returned no address');
   const ip = address.address;
+  // Once per (host, port, address) per request (src/loaders/ratings.ts): tlsRating and
+  // website-health-check's tls-rating part in one operation share one enumeration, under the bounds of
+  // whichever asked first.
+  return ctx.tlsRating({ host: domain, port, ip }, () =>
+    enumerateAndGrade(ctx, { domain, port, ip, started, deadlineMs: input.deadlineMs ?? RATING_DEADLINE_MS }),
+  );
+}
+
+async function enumerateAndGrade(
+  ctx: CheckContext,
+  rating: { domain: string; port: number; ip: string; started: number; deadlineMs: number },
+): Promise<TlsRatingData> {
+  const { domain, port, ip, started } = rating;
   const servername = net.isIP(domain) === 0 ? domain : null;
   const offer = await localOffer();
   const now = new Date(ctx.now());
+  const requestBoundMs = ctx.config.server.compositeTimeoutMs - ANSWER_MARGIN_MS;
   const budget: RatingBudget = createRatingBudget({
     handshakes: ctx.config.tls.ratingHandshakes,
     concurrency: ctx.config.tls.ratingConcurrency,
-    deadlineMs: Math.max(0, Math.min(RATING_DEADLINE_MS, ctx.config.server.compositeTimeoutMs - ANSWER_MARGIN_MS)),
+    deadlineMs: Math.max(0, Math.min(RATING_DEADLINE_MS, requestBoundMs, rating.deadlineMs)),
   });
 
   const handshake = async (version: OfferedVersion, ciphers: string, groups?: string) => {

@@ -10,8 +10,10 @@ defineCheck({
   type: AbuseContact,
   description:
     "The registrar's abuse email and phone for the registrable domain of a name (REST: abuse-contact-lookup), from the same look-up as whois (shared within a request).",
-  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  args: (arg) => ({
+    domain: arg.string({ required: true, description: 'A hostname; its registrable domain is looked up.' }),
+  }),
   rest: { domain: 'required' },
   parse: parseDomain,
-  run: (query, checks) => runAbuseContactLookup(checks, query),
+  run: runAbuseContactLookup,
 });

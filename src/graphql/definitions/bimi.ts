@@ -14,7 +14,7 @@ defineCheck({
   description:
     'The BIMI record of a domain (REST: bimi): <selector>._bimi.<domain> (falling back to the organisational domain), the SVG logo fetched through the target guard and checked against the SVG Tiny PS profile, and whether the DMARC policy makes the domain eligible.',
   args: (arg) => ({
-    domain: arg.string({ required: true }),
+    domain: arg.string({ required: true, description: 'The domain whose BIMI record is read.' }),
     selector: arg.string({ description: 'The BIMI selector; default "default".' }),
   }),
   rest: { domain: 'required', selector: 'optional' },
@@ -29,5 +29,5 @@ defineCheck({
       );
     return { domain, selector };
   },
-  run: (input, checks) => runBimiCheck(checks, input.domain, input.selector),
+  run: (checks, input) => runBimiCheck(checks, input.domain, input.selector),
 });

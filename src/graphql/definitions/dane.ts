@@ -29,5 +29,5 @@ defineCheck({
       );
     return { host, port };
   },
-  run: (input, checks) => runDane(checks, input),
+  run: runDane,
 });

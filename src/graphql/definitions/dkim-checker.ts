@@ -11,7 +11,10 @@ defineCheck({
   family: 'Mail',
   type: DkimCheck,
   description: 'The DKIM key record of a selector at <selector>._domainkey.<domain> (RFC 6376) (REST: dkim-checker).',
-  args: (arg) => ({ domain: arg.string({ required: true }), selector: arg.string({ required: true }) }),
+  args: (arg) => ({
+    domain: arg.string({ required: true, description: 'The domain.' }),
+    selector: arg.string({ required: true, description: 'The DKIM selector (DNS labels, dots allowed).' }),
+  }),
   rest: { domain: 'required', selector: 'required' },
   parse: (args: { domain: string; selector: string }) => {
     const domain = parseHostname('domain', args.domain);
@@ -26,5 +29,5 @@ defineCheck({
     }
     return { domain, selector };
   },
-  run: ({ domain, selector }, checks) => runDkimCheck(checks, domain, selector),
+  run: (checks, { domain, selector }) => runDkimCheck(checks, domain, selector),
 });

@@ -12,7 +12,7 @@ defineCheck({
   type: DmarcCheck,
   description:
     'The DMARC policy of a domain (RFC 7489): the record at _dmarc.<domain>, else at the organisational domain, with its tags parsed (REST: dmarc-checker).',
-  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  args: (arg) => ({ domain: arg.string({ required: true, description: 'The domain whose DMARC policy is read.' }) }),
   rest: { domain: 'required' },
   parse: (args: { domain: string }) => {
     const domain = parseHostname('domain', args.domain);
@@ -24,5 +24,5 @@ defineCheck({
     }
     return domain;
   },
-  run: (domain, checks) => runDmarcCheck(checks, domain),
+  run: runDmarcCheck,
 });

@@ -11,11 +11,14 @@ defineCheck({
   type: DnsLookup,
   description:
     'A, AAAA, MX, TXT, CNAME, NS and SOA of a name, asked in parallel (REST: dns-lookup). `resolver` is one of the public resolvers\' IPs or "system" (default); an unknown value falls back to system and `resolver.note` says so.',
-  args: (arg) => ({ domain: arg.string({ required: true }), resolver: arg.string() }),
+  args: (arg) => ({
+    domain: arg.string({ required: true, description: 'The name to look up.' }),
+    resolver: arg.string({ description: 'A public resolver\'s IP (dns.publicResolvers), or "system" (the default).' }),
+  }),
   rest: { domain: 'required', resolver: 'optional' },
   parse: (args: { domain: string; resolver?: string | null }) => ({
     domain: parseHostname('domain', args.domain),
     resolver: args.resolver?.trim() || null,
   }),
-  run: ({ domain, resolver }, checks) => runDnsLookup(checks, domain, resolver),
+  run: (checks, { domain, resolver }) => runDnsLookup(checks, domain, resolver),
 });

@@ -26,5 +26,5 @@ defineCheck({
     domain: parseHostname('domain', args.domain),
     type: parseRecordType(args.type),
   }),
-  run: ({ domain, type }, checks) => runDnssecChain(checks, domain, type),
+  run: (checks, { domain, type }) => runDnssecChain(checks, domain, type),
 });

@@ -11,8 +11,8 @@ defineCheck({
   type: DnssecTest,
   description:
     'DNSSEC status of a domain as the system resolver validates it: DNSKEY with DO (and again with CD on SERVFAIL), DS at the parent (REST: dnssec-test). Meaningful only when the system resolver validates; otherwise signed zones read insecure.',
-  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  args: (arg) => ({ domain: arg.string({ required: true, description: 'The domain whose DNSSEC status is read.' }) }),
   rest: { domain: 'required' },
   parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-  run: (domain, checks) => runDnssecTest(checks, domain),
+  run: runDnssecTest,
 });

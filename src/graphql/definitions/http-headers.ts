@@ -14,5 +14,5 @@ defineCheck({
   args: (arg) => ({ url: arg.string({ required: true, description: 'A full http or https URL.' }) }),
   rest: { url: 'required' },
   parse: (args: { url: string }) => parseUrl('url', args.url),
-  run: (url, checks) => runHttpHeaders(checks, url),
+  run: runHttpHeaders,
 });

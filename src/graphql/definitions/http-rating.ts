@@ -21,5 +21,5 @@ defineCheck({
     const { hostname, url } = parseDomainOrUrl('url', args.url);
     return { hostname: hostname.replace(/\.$/, ''), url };
   },
-  run: (target, checks) => runHttpRating(checks, target),
+  run: runHttpRating,
 });

@@ -14,8 +14,9 @@ defineCheck({
   description:
     'MX, SPF, DMARC, DKIM and blacklist checks of a domain, and how mail to it travels (MTA-STS, TLS reporting, STARTTLS and DANE of each MX host) and its BIMI logo, in one request, with a verdict (REST: mailhealth-check; a composite check: 30 s bound). ' +
     `The parts run concurrently and share the single checks' DNS questions, each asked once; a part that fails, or is still running ${MAIL_PART_BOUND_MS / 1000} s after the start, is that check's error and the others still report.`,
-  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  args: (arg) => ({ domain: arg.string({ required: true, description: 'The mail domain.' }) }),
   rest: { domain: 'required' },
   parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-  run: (domain, checks) => runMailHealth(checks, domain),
+  // not runMailHealth itself: its third parameter is its options, not the request context
+  run: (checks, domain) => runMailHealth(checks, domain),
 });

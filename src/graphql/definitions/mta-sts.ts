@@ -13,7 +13,7 @@ defineCheck({
   type: MtaSts,
   description:
     'The MTA-STS policy of a domain (RFC 8461; REST: mta-sts): the TXT record at _mta-sts.<domain>, the policy fetched from https://mta-sts.<domain>/.well-known/mta-sts.txt through the target guard (redirects not followed, certificate checked, at most 64 KiB), and its mx patterns against the MX hosts. A missing or unusable policy is a status, not an error.',
-  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  args: (arg) => ({ domain: arg.string({ required: true, description: 'The mail domain.' }) }),
   rest: { domain: 'required' },
   parse: (args: { domain: string }) => {
     const domain = parseHostname('domain', args.domain);
@@ -22,5 +22,5 @@ defineCheck({
         throw new InputError('domain', `domain: ${name} would be longer than the 253 characters a DNS name may have`);
     return domain;
   },
-  run: (domain, checks) => runMtaStsCheck(checks, domain),
+  run: runMtaStsCheck,
 });

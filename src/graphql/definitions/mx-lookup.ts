@@ -10,8 +10,8 @@ defineCheck({
   family: 'DNS',
   type: MxLookup,
   description: 'MX hosts of a domain with their addresses and recognised providers (REST: mx-lookup).',
-  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  args: (arg) => ({ domain: arg.string({ required: true, description: 'The mail domain.' }) }),
   rest: { domain: 'required' },
   parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-  run: (domain, checks) => runMxLookup(checks, domain),
+  run: runMxLookup,
 });

@@ -14,5 +14,5 @@ defineCheck({
   args: (arg) => ({ host: arg.string({ required: true, description: 'Hostname or IP address.' }) }),
   rest: { host: 'required' },
   parse: (args: { host: string }) => parseHostOrIp('host', args.host),
-  run: (host, checks) => runPingCheck(checks, host),
+  run: runPingCheck,
 });

@@ -20,5 +20,5 @@ defineCheck({
     host: parseHostOrIp('host', args.host),
     port: portArgument('port', args.port),
   }),
-  run: (input, checks) => runPortChecker(checks, input),
+  run: runPortChecker,
 });

@@ -20,5 +20,5 @@ defineCheck({
     host: parseHostOrIp('host', args.host),
     port: optionalPortArgument('port', args.port, SMTP_PORT),
   }),
-  run: (input, checks) => runSmtpStarttls(checks, input),
+  run: runSmtpStarttls,
 });

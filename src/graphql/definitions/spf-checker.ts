@@ -11,8 +11,8 @@ defineCheck({
   type: SpfCheck,
   description:
     'The SPF record of a domain (RFC 7208), its terms, and its include/redirect tree with the DNS-lookup and void-lookup counts against their limits (REST: spf-checker). The parsed record is returned even when a limit is exceeded.',
-  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  args: (arg) => ({ domain: arg.string({ required: true, description: 'The domain whose SPF record is read.' }) }),
   rest: { domain: 'required' },
   parse: (args: { domain: string }) => parseHostname('domain', args.domain),
-  run: (domain, checks) => runSpfCheck(checks, domain),
+  run: runSpfCheck,
 });

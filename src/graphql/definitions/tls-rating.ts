@@ -21,5 +21,5 @@ defineCheck({
   }),
   rest: { domain: 'required' },
   parse: parseTlsTarget,
-  run: (input, checks) => runTlsRating(checks, input),
+  run: runTlsRating,
 });

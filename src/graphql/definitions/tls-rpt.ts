@@ -13,7 +13,7 @@ defineCheck({
   type: TlsRptCheck,
   description:
     'The SMTP TLS Reporting policy of a domain (RFC 8460): the TXT record at _smtp._tls.<domain> and its report URIs (REST: tls-rpt).',
-  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  args: (arg) => ({ domain: arg.string({ required: true, description: 'The mail domain.' }) }),
   rest: { domain: 'required' },
   parse: (args: { domain: string }) => {
     const domain = parseHostname('domain', args.domain);
@@ -25,5 +25,5 @@ defineCheck({
     }
     return domain;
   },
-  run: (domain, checks) => runTlsRptCheck(checks, domain),
+  run: runTlsRptCheck,
 });

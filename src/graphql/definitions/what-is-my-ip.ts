@@ -11,5 +11,5 @@ defineCheck({
   description: "The caller's public address (as my-ip) with its AS, AS name and country (REST: what-is-my-ip).",
   rest: {},
   parse: callerAddress,
-  run: (address, checks) => checks.ipFacts(address.ip),
+  run: (checks, address) => checks.ipFacts(address.ip),
 });

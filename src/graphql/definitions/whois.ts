@@ -10,8 +10,13 @@ defineCheck({
   type: Whois,
   description:
     'Registration data of the registrable domain of a name (REST: whois): RDAP first, WHOIS with referrals otherwise. A public suffix ("co.uk") is an input error.',
-  args: (arg) => ({ domain: arg.string({ required: true }) }),
+  args: (arg) => ({
+    domain: arg.string({
+      required: true,
+      description: 'A hostname or IDN; its registrable domain is looked up (a bare public suffix is refused).',
+    }),
+  }),
   rest: { domain: 'required' },
   parse: parseDomain,
-  run: (query, checks) => runWhois(checks, query),
+  run: runWhois,
 });

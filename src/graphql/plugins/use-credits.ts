@@ -18,7 +18,8 @@ function requestError(code: string, status: number, message: string, headers?: R
   return new GraphQLError(message, { extensions: { code, status, http: { status, ...(headers ? { headers } : {}) } } });
 }
 
-function isUncharged(error: GraphQLError): boolean {
+/** An error decided before anything was sent upstream: its price is given back (decisions §1). */
+export function isUncharged(error: GraphQLError): boolean {
   const original = error.originalError;
   return (
     original instanceof NetdiagError &&
@@ -44,6 +45,8 @@ export function useCredits(): Plugin<RequestContext> {
         setResultAndStopExecution({ errors: [requestError('UNAUTHENTICATED', 401, ctx.auth.error.message)] });
         return undefined;
       }
+      // A job item was paid for with its job, which gives back what its items do not use (docs/contract/jobs.md).
+      if (ctx.prepaid) return undefined;
       const keyId = ctx.auth.identity.id;
       const { quota, config } = ctx.services;
       const policy = { credits: config.quota.credits, windowSeconds: config.quota.windowSeconds };

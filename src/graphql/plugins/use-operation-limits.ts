@@ -7,8 +7,8 @@
  * - aliases, depth and directives are counted by the graphql-armor validation rules (maintained,
  *   fragment-aware), with the limit and the count in the message;
  * - at most one introspection root (`__schema` / `__type`) per operation (our own rule: armor has none);
- * - an operation the schema cannot run (subscription, mutation: there are none) fails validation too
- *   (graphql-js would only refuse it at execution, as a 200).
+ * - an operation the schema cannot run (a subscription, a mutation other than the job ones) fails validation
+ *   too (graphql-js would only refuse it at execution, as a 200).
  * Every validation failure is a client error: HTTP 400 (GraphQL over HTTP answers 200 to
  * `application/json` clients by default), never charged (credits are taken at execution).
  */
@@ -25,6 +25,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { JOB_MUTATIONS } from '../jobs/jobs-port.js';
 
 export const MAX_OPERATION_BODY_BYTES = 64 * 1024;
 
@@ -35,9 +36,14 @@ export interface OperationLimits {
   readonly maxAliases: number;
   /** field depth, fragments flattened, introspection counted (graphql-armor max-depth) */
   readonly maxDepth: number;
-  /** directives in an operation (graphql-armor max-directives) */
-  readonly maxDirectives: number;
 }
+
+/**
+ * Directives in one operation (graphql-armor max-directives): the schema's only directives are
+ * `@skip`/`@include`, a handful of which any real operation needs; the bound is for documents repeating
+ * them to cost CPU, so it is no operator's choice.
+ */
+export const MAX_DIRECTIVES = 10;
 
 /** `extensions.code` of an operation refused before execution */
 export const INVALID_OPERATION = 'INVALID_OPERATION';
@@ -53,7 +59,7 @@ export function useOperationLimits(limits: OperationLimits): Plugin {
   const rules = [
     maxAliasesRule({ ...armor, n: limits.maxAliases, allowList: [] }),
     maxDepthRule({ ...armor, n: limits.maxDepth, ignoreIntrospection: false, flattenFragments: true }),
-    maxDirectivesRule({ ...armor, n: limits.maxDirectives }),
+    maxDirectivesRule({ ...armor, n: MAX_DIRECTIVES }),
     oneIntrospectionRoot,
     queriesOnly,
   ];
@@ -67,11 +73,11 @@ export function useOperationLimits(limits: OperationLimits): Plugin {
         }
       });
     },
-    // yoga marks a parse error as a "spec" error, which it answers with 200 to application/json clients
-    // (GraphQL over HTTP's legacy rule); a result-level status overrides that: ours is 400 for every client.
+    // yoga marks these as "spec" errors, which it answers with 200 to application/json clients (GraphQL
+    // over HTTP's legacy rule); a result-level status overrides that: ours is 400 for every client.
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result) || !('errors' in result) || 'data' in result) return;
-      if (!result.errors?.some((e) => e.extensions?.code === GRAPHQL_PARSE_FAILED)) return;
+      if (!result.errors?.some((e) => CLIENT_ERROR_CODES.has(e.extensions?.code as string))) return;
       setResult({ ...result, extensions: { ...result.extensions, http: { status: 400 } } });
     },
     onValidate({ addValidationRule }) {
@@ -85,6 +91,12 @@ export function useOperationLimits(limits: OperationLimits): Plugin {
 
 /** The code of a document that does not parse (the name graphql-yoga and Apollo give it). */
 export const GRAPHQL_PARSE_FAILED = 'GRAPHQL_PARSE_FAILED';
+
+/**
+ * The codes of requests the client got wrong before anything ran: a document that does not parse, and
+ * yoga's BAD_REQUEST (no `query` in the body, a body that is not JSON…). Both are a 400 for every client.
+ */
+const CLIENT_ERROR_CODES = new Set([GRAPHQL_PARSE_FAILED, 'BAD_REQUEST']);
 
 /**
  * A syntax error is the client's, like a validation error: 400 for every client, where yoga would answer
@@ -116,20 +128,44 @@ function asClientError(error: Error): GraphQLError {
   });
 }
 
-/** Every check is a query: a subscription or mutation is refused before execution. */
+/**
+ * Every check is a query: a subscription is refused before execution, and so is a mutation that selects
+ * anything but the job mutations (docs/contract/jobs.md "GraphQL": submitJob and cancelJob are the only ones).
+ */
 function queriesOnly(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(operation) {
+      if (operation.operation === OperationTypeNode.MUTATION && onlyJobMutations(operation.selectionSet, context))
+        return;
       if (operation.operation !== OperationTypeNode.QUERY) {
         context.reportError(
           new GraphQLError(
-            `Only query operations are supported: this service runs no ${operation.operation} operations.`,
+            operation.operation === OperationTypeNode.MUTATION
+              ? `Only query operations are supported, and the job mutations (${[...JOB_MUTATIONS].join(', ')}) alone in a mutation operation.`
+              : `Only query operations are supported: this service runs no ${operation.operation} operations.`,
             { nodes: [operation] },
           ),
         );
       }
     },
   };
+}
+
+/** true when every root field of a mutation, through fragments, is a job mutation (or __typename) */
+function onlyJobMutations(
+  selectionSet: SelectionSetNode,
+  context: ValidationContext,
+  seen = new Set<string>(),
+): boolean {
+  return selectionSet.selections.every((selection) => {
+    if (selection.kind === Kind.FIELD)
+      return JOB_MUTATIONS.has(selection.name.value) || selection.name.value === '__typename';
+    if (selection.kind === Kind.INLINE_FRAGMENT) return onlyJobMutations(selection.selectionSet, context, seen);
+    if (seen.has(selection.name.value)) return true;
+    seen.add(selection.name.value);
+    const fragment = context.getFragment(selection.name.value);
+    return fragment ? onlyJobMutations(fragment.selectionSet, context, seen) : true;
+  });
 }
 
 const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);

@@ -1,7 +1,7 @@
 /**
  * Fixed documents (the REST routes', src/rest/routes.ts) executed by code compiled for them once, at
  * start, by graphql-jit, instead of graphql-js's general executor walking the document on every request
- * (README "Design"). Parsing, validation, the context and every other plugin (credits,
+ * (docs/architecture.md "The REST shim"). Parsing, validation, the context and every other plugin (credits,
  * error masking) are unchanged: only the executor is swapped, and only for these document objects.
  * Documents sent to /graphql are any client's text; they keep the general executor (compiling each
  * new one would cost more than it saves, and generated code stays limited to our own documents).

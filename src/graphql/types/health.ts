@@ -20,6 +20,7 @@ import type {
   CompressionDetails,
   DnsDetails,
   HttpDetails,
+  HttpRatingDetails,
   LatencyBreakdown,
   LatencyDetails,
   LocationDetails,
@@ -32,11 +33,14 @@ import type {
   RedirectsDetails,
   SecurityDetails,
   SslDetails,
+  TlsRatingDetails,
   WebsiteCheckId,
 } from '../../checks/health/website-details.js';
 import type { WebsiteCheck, WebsiteHealthResult } from '../../checks/health/website-run.js';
 import { builder } from '../builder.js';
 import { checkDetailsUnion } from './check-details.js';
+import { HttpRating } from './http-rating.js';
+import { TlsRating } from './tls-rating.js';
 
 /* ------------------------------------------------------------ shared by the composite checks */
 
@@ -299,6 +303,33 @@ export const WebsitePortsDetails = builder.objectRef<PortsDetails>('WebsitePorts
   }),
 });
 
+const RATING_STATUS_RULE =
+  'ok: A+ or A; info: A-, or an answer that was not graded; warning: B+ to C-; critical: D+ to F, T (not trusted) or M (name mismatch).';
+
+export const WebsiteTlsRatingDetails = builder.objectRef<TlsRatingDetails>('WebsiteTlsRatingDetails').implement({
+  description: `tls-rating — the SSL Labs grade of the HTTPS port (the ssl check's): ${RATING_STATUS_RULE} A rating its bounds cut short is graded on what it learnt (partial); one that could not finish within the check's bound is error.`,
+  fields: (t) => ({
+    tlsRating: t.field({
+      type: TlsRating,
+      nullable: true,
+      description: "tls-rating's data for the site's HTTPS port; null when the rating could not run.",
+      resolve: (d) => d.tlsRating,
+    }),
+  }),
+});
+
+export const WebsiteHttpRatingDetails = builder.objectRef<HttpRatingDetails>('WebsiteHttpRatingDetails').implement({
+  description: `http-rating — the MDN HTTP Observatory's grade of the target: ${RATING_STATUS_RULE}`,
+  fields: (t) => ({
+    httpRating: t.field({
+      type: HttpRating,
+      nullable: true,
+      description: "http-rating's data for the target; null when the rating could not run.",
+      resolve: (d) => d.httpRating,
+    }),
+  }),
+});
+
 export const DETAILS_TYPE_OF = {
   dns: WebsiteDnsDetails,
   location: WebsiteLocationDetails,
@@ -312,17 +343,19 @@ export const DETAILS_TYPE_OF = {
   protocol: WebsiteProtocolDetails,
   compression: WebsiteCompressionDetails,
   ports: WebsitePortsDetails,
+  'tls-rating': WebsiteTlsRatingDetails,
+  'http-rating': WebsiteHttpRatingDetails,
 } as const satisfies Record<WebsiteCheckId, unknown>;
 
 const WebsiteCheckDetailsUnion = checkDetailsUnion(
   'WebsiteCheckDetails',
-  "A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …). A check that could not run has every field null.",
+  "A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …; the ratings hold their single check's data under its name, WebsiteTlsRatingDetails.tlsRating and WebsiteHttpRatingDetails.httpRating, which REST answers as the details themselves). A check that could not run has every field null.",
   DETAILS_TYPE_OF,
 );
 export const WebsiteCheckDetails = WebsiteCheckDetailsUnion.union;
 
 export const WebsiteCheckRef = builder.objectRef<WebsiteCheck>('WebsiteCheck').implement({
-  description: `One check of website-health-check. id: dns, location, organization, ping, latency, http, redirects, ssl, security, protocol, compression or ports (in this order); each details type states its rule.`,
+  description: `One check of website-health-check. id: dns, location, organization, ping, latency, http, redirects, ssl, security, protocol, compression, ports, tls-rating or http-rating (in this order); each details type states its rule.`,
   interfaces: [HealthCheckRef],
   fields: (t) => ({
     details: t.field({

@@ -19,10 +19,13 @@ import type {
   SpfDetails,
 } from '../../checks/health/mail-details.js';
 import type { MailHealthCheck, MailHealthResult } from '../../checks/health/mail-run.js';
-import type { TransportSkip } from '../../checks/health/mail-details.js';
 import { BLACKLIST_LISTINGS_CRITICAL, SPF_LOOKUPS_NEAR_LIMIT } from '../../checks/health/mail-rules.js';
 import type { MxHost } from '../../checks/dns/lookup-run.js';
-import { MX_MAX_ADDRESSES_PER_EXCHANGE, MX_MAX_EXCHANGES } from '../../loaders/fan-out-limits.js';
+import {
+  MAIL_TRANSPORT_MAX_HOSTS,
+  MX_MAX_ADDRESSES_PER_EXCHANGE,
+  MX_MAX_EXCHANGES,
+} from '../../loaders/fan-out-limits.js';
 import { builder } from '../builder.js';
 import { checkDetailsUnion } from './check-details.js';
 import { Bimi } from './bimi.js';
@@ -197,15 +200,6 @@ export const MailBlacklistDetails = builder.objectRef<BlacklistDetails>('MailBla
   }),
 });
 
-export const MailTransportSkip = builder.objectRef<TransportSkip>('MailTransportSkip').implement({
-  fields: (t) => ({
-    host: t.exposeString('host'),
-    reason: t.exposeString('reason', {
-      description: 'Why the MX host was not tested: refused by the target rules, no address, beyond the first 5.',
-    }),
-  }),
-});
-
 export const MailMtaStsDetails = builder.objectRef<MtaStsDetails>('MailMtaStsDetails').implement({
   description:
     'mta-sts — warning: a policy that cannot be used (invalid: several records, a failed fetch, a bad certificate, a syntax error, an MX host not matched under enforce); info: no policy, mode none or testing; ok: enforce.',
@@ -232,31 +226,30 @@ export const MailTlsRptDetails = builder.objectRef<TlsRptDetails>('MailTlsRptDet
 
 export const MailStarttlsDetails = builder.objectRef<StarttlsDetails>('MailStarttlsDetails').implement({
   description:
-    'starttls — each MX host (first address, at most 5 by priority) as smtp-starttls reports it. info: null MX or no MX host; error: no host could be reached (port 25 may be blocked on the way out of this service); ' +
-    'critical: a host without STARTTLS (mail to it travels in clear text); warning: STARTTLS failing, a certificate problem, or some hosts not tested; ok otherwise.',
+    `starttls — one check per MX host (MailCheck.host; its first address, the first ${MAIL_TRANSPORT_MAX_HOSTS} by priority), as smtp-starttls reports it. critical: no STARTTLS (mail to it travels in clear text); ` +
+    'warning: STARTTLS failing, or a certificate problem; error: the host could not be reached (port 25 may be blocked on the way out of this service), or not tested (refused by the target rules, no address); ' +
+    `info: a host beyond the first ${MAIL_TRANSPORT_MAX_HOSTS}, SMTP probes turned off (smtp.enabled), or no MX host at all (one check, host null); ok otherwise.`,
   fields: (t) => ({
     starttls: t.field({
-      type: [SmtpStarttls],
+      type: SmtpStarttls,
       nullable: true,
-      description: "smtp-starttls's data for each MX host tested, by priority.",
+      description: "smtp-starttls's data for the check's MX host; null when it was not tested.",
       resolve: (d) => d.starttls,
     }),
-    notTested: t.field({ type: [MailTransportSkip], nullable: true, resolve: (d) => d.notTested }),
   }),
 });
 
 export const MailDaneDetails = builder.objectRef<DaneDetails>('MailDaneDetails').implement({
   description:
-    'dane — each MX host (at most 5 by priority) as dane reports it, on port 25 and the STARTTLS session starttls used. critical: a TLSA mismatch or bogus TLSA records (DANE senders will not deliver); ' +
-    'warning: records unusable for SMTP, or no chain to match; info: no TLSA records, or records not DNSSEC-signed (DANE not in use); ok: every host with TLSA records validates.',
+    `dane — one check per MX host (MailCheck.host; the first ${MAIL_TRANSPORT_MAX_HOSTS} by priority), as dane reports it on port 25, matched against the chain of starttls's session. critical: a TLSA mismatch or bogus TLSA records (DANE senders will not deliver); ` +
+    'warning: records unusable for SMTP, or no chain to match; error: the host could not be tested; info: no TLSA records, records not DNSSEC-signed (DANE not in use), a host beyond the first ones, or no MX host at all (one check, host null); ok: valid.',
   fields: (t) => ({
     dane: t.field({
-      type: [Dane],
+      type: Dane,
       nullable: true,
-      description: "dane's data for each MX host tested, by priority.",
+      description: "dane's data for the check's MX host; null when it was not tested.",
       resolve: (d) => d.dane,
     }),
-    notTested: t.field({ type: [MailTransportSkip], nullable: true, resolve: (d) => d.notTested }),
   }),
 });
 
@@ -275,16 +268,21 @@ export const DETAILS_TYPE_OF = {
 
 const MailCheckDetailsUnion = checkDetailsUnion(
   'MailCheckDetails',
-  "A mail check's details: the type follows the check's id (MailMxDetails for mx, …; the transport parts hold their single check's data under its name, e.g. MailTlsRptDetails.tlsRpt). A check that could not run has every field null.",
+  "A mail check's details: the type follows the check's id (MailMxDetails for mx, …; the transport parts hold their single check's data under its name, e.g. MailTlsRptDetails.tlsRpt, which REST answers as the details themselves). A check that could not run has every field null.",
   DETAILS_TYPE_OF,
 );
 export const MailCheckDetails = MailCheckDetailsUnion.union;
 
 export const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').implement({
   description:
-    'One check of mailhealth-check. id, in this order: mx, spf, dmarc, dkim, blacklist, then the mail transport parts mta-sts, tls-rpt, starttls, dane, bimi; each details type states its rule.',
+    'One check of mailhealth-check. id, in this order: mx, spf, dmarc, dkim, blacklist, then the mail transport parts mta-sts, tls-rpt, starttls, dane, bimi (starttls and dane: one check per MX host, by priority); each details type states its rule.',
   interfaces: [HealthCheckRef],
   fields: (t) => ({
+    host: t.exposeString('host', {
+      nullable: true,
+      description:
+        'The MX host this check is about (starttls and dane, whose label names it too); null for the checks of the domain.',
+    }),
     details: t.field({
       type: MailCheckDetails,
       resolve: (c) => MailCheckDetailsUnion.tag(c.id, c.details),

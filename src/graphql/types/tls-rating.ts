@@ -71,7 +71,7 @@ export const TlsGradeWarning = builder.objectRef<GradeWarning>('TlsGradeWarning'
 });
 
 export const TlsGrade = builder.objectRef<Grade>('TlsGrade').implement({
-  description: 'The SSL Labs method (rating guide 2009r), grades.md "The grade".',
+  description: 'The SSL Labs method (rating guide 2009r), grades.md "The grade (the contract)".',
   fields: (t) => ({
     letter: t.exposeString('letter', {
       description: 'A+, A, A-, B, C, D, E, F, T (not trusted) or M (name mismatch).',

@@ -2,7 +2,7 @@
  * Pure readings of a DnsResponse that every check needs: the records that answer the question
  * (through CNAMEs) and how long the answer may be cached.
  */
-import { canonicalName } from './message.js';
+import { canonicalName } from '../../net/dns-name.js';
 import type { DnsRecord, DnsResponse, RecordType, SoaData } from './types.js';
 
 /** More CNAME hops than any resolver follows (BIND stops at 16 too): a loop or a broken chain. */

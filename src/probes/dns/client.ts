@@ -20,7 +20,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { parseHostPort } from '../../config.js';
 import type { HostPort } from '../../config.js';
-import { runBounded } from './bounded.js';
+import { settleWithin } from '../../deadline.js';
 import type { ServerAddress } from './exchange.js';
 import { QuestionFailures } from './failures.js';
 import { displayName, encodeQuery, randomQueryId, validatedQuestion } from './message.js';
@@ -51,6 +51,12 @@ export type {
 } from './types.js';
 export { recordsOfType, responseTtl } from './answers.js';
 
+/**
+ * How errors name the deployment's own resolvers (`dns.system`, or the operating system's): a client reads
+ * that the service's resolver failed, never its address, which is inside the operator's network.
+ */
+export const OWN_RESOLVER_LABEL = "the service's resolver";
+
 /** The UDP re-send goes out when this share of the budget has passed without a usable answer. */
 const RESEND_AT_SHARE = 0.4;
 
@@ -63,7 +69,7 @@ export function createDnsClient(options: { timeoutMs: number }): DnsClient {
 async function ask(q: DnsQuery, timeoutMs: number, signal: AbortSignal | undefined): Promise<DnsResponse> {
   const question = validatedQuestion(q.name, q.type);
   const upstream = formatUpstream(q.server);
-  const failures = new QuestionFailures(upstream, `${q.type} ${displayName(question.name)}`, timeoutMs);
+  const failures = new QuestionFailures(upstream, `${q.type} ${displayName(question.name)}`, timeoutMs, q.server.label);
   if (signal?.aborted) throw failures.aborted();
   const started = performance.now();
   const deadline = started + timeoutMs;
@@ -83,8 +89,8 @@ async function ask(q: DnsQuery, timeoutMs: number, signal: AbortSignal | undefin
   return interpretResponse(packet, { transport, server: upstream, elapsedMs: performance.now() - started }, failures);
 }
 
-/** "192.0.2.1:53", "[2001:db8::1]:53" (RFC 3986 §3.2.2 brackets) */
-function formatUpstream(server: HostPort): string {
+/** "192.0.2.1:53", "[2001:db8::1]:53" (RFC 3986 §3.2.2 brackets): how errors name a DNS server */
+export function formatUpstream(server: HostPort): string {
   return server.host.includes(':') ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`;
 }
 
@@ -100,8 +106,8 @@ async function serverAddress(
 ): Promise<ServerAddress> {
   const family = net.isIP(server.host);
   if (family === 4 || family === 6) return { address: server.host, family, port: server.port };
-  const found = await runBounded<dns.LookupAddress>(
-    { deadline, signal, onDeadline: () => failures.timeout(), onAbort: () => failures.aborted() },
+  const found = await settleWithin<dns.LookupAddress>(
+    { endsAt: deadline, signal, onTimeout: () => failures.timeout(), onAbort: () => failures.aborted() },
     (settle) => {
       dns.promises
         .lookup(server.host)

@@ -1,6 +1,7 @@
 /**
  * The ProbeErrors of one DNS question, with messages that name the server, the question and the
- * bound, e.g. "DNS server 127.0.0.1:5353 did not answer A example.com within 2000 ms".
+ * bound, e.g. "DNS server 127.0.0.1:5353 did not answer A example.com within 2000 ms" — or, for a server
+ * given a label, "the service's resolver did not answer …". `upstream` is always the address (logs, metrics).
  */
 import { ProbeError } from '../errors.js';
 
@@ -11,13 +12,19 @@ export class QuestionFailures {
     /** "A example.com" */
     readonly question: string,
     readonly timeoutMs: number,
-  ) {}
+    /** how messages name the server; "DNS server <upstream>" unless the server has a label */
+    label?: string,
+  ) {
+    this.server = label ?? `DNS server ${upstream}`;
+  }
+
+  private readonly server: string;
 
   timeout(): ProbeError {
     return new ProbeError(
       'TIMEOUT',
       this.upstream,
-      `DNS server ${this.upstream} did not answer ${this.question} within ${this.timeoutMs} ms`,
+      `${this.server} did not answer ${this.question} within ${this.timeoutMs} ms`,
     );
   }
 
@@ -29,30 +36,26 @@ export class QuestionFailures {
     return new ProbeError(
       'MALFORMED',
       this.upstream,
-      `DNS server ${this.upstream} sent no usable answer to ${this.question} within ${this.timeoutMs} ms, only ${reason}`,
+      `${this.server} sent no usable answer to ${this.question} within ${this.timeoutMs} ms, only ${reason}`,
     );
   }
 
   aborted(): ProbeError {
-    return new ProbeError('ABORTED', this.upstream, `DNS question ${this.question} to ${this.upstream} was abandoned`);
+    return new ProbeError(
+      'ABORTED',
+      this.upstream,
+      `DNS question ${this.question} to ${this.server.replace(/^DNS server /, '')} was abandoned`,
+    );
   }
 
   malformed(detail: string): ProbeError {
-    return new ProbeError(
-      'MALFORMED',
-      this.upstream,
-      `DNS server ${this.upstream} answered ${this.question} with ${detail}`,
-    );
+    return new ProbeError('MALFORMED', this.upstream, `${this.server} answered ${this.question} with ${detail}`);
   }
 
   /** Non-result rcodes (decisions §8): REFUSED keeps its name, every other one counts as SERVFAIL. */
   rcode(name: string): ProbeError {
     const kind = name === 'REFUSED' ? 'REFUSED' : 'SERVFAIL';
-    return new ProbeError(
-      kind,
-      this.upstream,
-      `DNS server ${this.upstream} answered ${this.question} with rcode ${name}`,
-    );
+    return new ProbeError(kind, this.upstream, `${this.server} answered ${this.question} with rcode ${name}`);
   }
 
   /**
@@ -66,15 +69,15 @@ export class QuestionFailures {
         'REFUSED',
         this.upstream,
         transport === 'udp'
-          ? `DNS server ${this.upstream} is not listening (ICMP port unreachable) for ${this.question}`
-          : `DNS server ${this.upstream} refused the TCP connection for ${this.question}`,
+          ? `${this.server} is not listening (ICMP port unreachable) for ${this.question}`
+          : `${this.server} refused the TCP connection for ${this.question}`,
         { cause: error },
       );
     }
     return new ProbeError(
       'UNREACHABLE',
       this.upstream,
-      `DNS server ${this.upstream} could not be reached over ${transport.toUpperCase()} for ${this.question} (${error.code ?? error.message})`,
+      `${this.server} could not be reached over ${transport.toUpperCase()} for ${this.question} (${error.code ?? error.message})`,
       { cause: error },
     );
   }
@@ -83,7 +86,7 @@ export class QuestionFailures {
     return new ProbeError(
       'UNREACHABLE',
       this.upstream,
-      `DNS server ${this.upstream} closed the TCP connection before answering ${this.question}`,
+      `${this.server} closed the TCP connection before answering ${this.question}`,
     );
   }
 
@@ -91,7 +94,7 @@ export class QuestionFailures {
     return new ProbeError(
       'UNREACHABLE',
       this.upstream,
-      `the address of DNS server ${this.upstream} could not be found (${error.code ?? error.message})`,
+      `the address of ${this.server} could not be found (${error.code ?? error.message})`,
       { cause: error },
     );
   }

@@ -6,6 +6,7 @@ import { randomInt } from 'node:crypto';
 import dnsPacket from 'dns-packet';
 import type { DecodedPacket } from 'dns-packet';
 import { InputError } from '../../errors.js';
+import { canonicalName } from '../../net/dns-name.js';
 import type { RecordType } from './types.js';
 
 /** RFC 9715 / DNS Flag Day 2020: a payload size that avoids IP fragmentation. */
@@ -26,12 +27,6 @@ export interface QueryFlags {
   readonly dnssecOk: boolean;
   readonly checkingDisabled: boolean;
   readonly recursionDesired: boolean;
-}
-
-/** Lower case without the trailing dot; the root is ''. */
-export function canonicalName(name: string): string {
-  const lower = name.toLowerCase();
-  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
 /** "example.com", or "." for the root: how a name appears in messages. */

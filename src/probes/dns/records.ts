@@ -3,6 +3,7 @@
  */
 import dnsPacket from 'dns-packet';
 import type { Answer, CaaData, DnskeyData, DsData, Nsec3Data, NsecData, RrsigData, SoaData, SrvData } from 'dns-packet';
+import { base32hexEncode } from './base32hex.js';
 import type { DnsData, DnsRecord } from './types.js';
 
 /** dns-packet's per-type codec, which its type declarations do not list. */
@@ -16,7 +17,8 @@ export function toDnsRecords(answers: readonly Answer[] | undefined): DnsRecord[
   const records: DnsRecord[] = [];
   for (const a of answers ?? []) {
     if (a.type === 'OPT') continue;
-    records.push({ name: a.name, type: a.type, ttl: a.ttl ?? 0, data: toDnsData(a.type, a.data) });
+    const record = { name: a.name, type: a.type, ttl: a.ttl ?? 0, data: toDnsData(a.type, a.data) };
+    records.push(a.type === 'TXT' ? { ...record, characterStrings: characterStrings(a.data) } : record);
   }
   return records;
 }
@@ -112,7 +114,7 @@ function toDnsData(type: string, data: unknown): DnsData {
         flags: d.flags,
         iterations: d.iterations,
         salt: d.salt.toString('hex'),
-        nextHashedOwner: base32hex(d.nextDomain),
+        nextHashedOwner: base32hexEncode(d.nextDomain),
         types: [...d.rrtypes],
       };
     }
@@ -120,6 +122,12 @@ function toDnsData(type: string, data: unknown): DnsData {
       // dns-packet decodes some further types into objects; encoding them again gives back the RDATA
       return { rdataHex: recordCodec(type).encode(data).subarray(2).toString('hex') };
   }
+}
+
+/** One TXT record's character-strings as they came, base64 (DnsRecord.characterStrings). */
+function characterStrings(data: unknown): string[] {
+  const parts = Array.isArray(data) ? data : [data];
+  return parts.map((p: unknown) => (Buffer.isBuffer(p) ? p : Buffer.from(String(p))).toString('base64'));
 }
 
 /**
@@ -131,31 +139,13 @@ function joinCharacterStrings(data: unknown): string {
   return Buffer.concat(parts.map((p: unknown) => (Buffer.isBuffer(p) ? p : Buffer.from(String(p))))).toString('utf8');
 }
 
-/** RFC 4034 Appendix B (every algorithm but the retired RSA/MD5, algorithm 1). */
+/** A DNSKEY's key tag (RFC 4034 Appendix B): how DS and RRSIG records point at it. */
 export function dnskeyTag(flags: number, protocol: number, algorithm: number, key: Buffer): number {
   const rdata = Buffer.concat([Buffer.from([flags >> 8, flags & 0xff, protocol, algorithm]), key]);
+  // RFC 4034 Appendix B.1: RSA/MD5 keys (algorithm 1) are tagged by the modulus's low-order bits instead
+  if (algorithm === 1) return rdata.length >= 4 ? rdata.readUInt16BE(rdata.length - 3) : 0;
   let sum = 0;
   for (let i = 0; i < rdata.length; i++) sum += i & 1 ? rdata[i]! : rdata[i]! << 8;
   sum += (sum >> 16) & 0xffff;
   return sum & 0xffff;
-}
-
-const BASE32HEX = '0123456789abcdefghijklmnopqrstuv';
-
-/** RFC 4648 §7 without padding, lower case like NSEC3 owner labels. */
-function base32hex(bytes: Buffer): string {
-  let out = '';
-  let bits = 0;
-  let value = 0;
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32HEX[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-    value &= (1 << bits) - 1;
-  }
-  if (bits > 0) out += BASE32HEX[(value << (5 - bits)) & 31];
-  return out;
 }

@@ -4,7 +4,7 @@
  * 65,535 bytes and nothing beyond the one framed answer is read.
  */
 import net from 'node:net';
-import { runBounded } from './bounded.js';
+import { settleWithin } from '../../deadline.js';
 import { matchResponse } from './message.js';
 import type { ResponsePacket } from './message.js';
 import type { Exchange } from './exchange.js';
@@ -24,11 +24,11 @@ export function frameForTcp(message: Buffer): Buffer {
  */
 export function tcpExchange(exchange: Exchange): Promise<ResponsePacket> {
   const { server, id, question, query, failures } = exchange;
-  return runBounded<ResponsePacket>(
+  return settleWithin<ResponsePacket>(
     {
-      deadline: exchange.deadline,
+      endsAt: exchange.deadline,
       signal: exchange.signal,
-      onDeadline: () => failures.timeout(),
+      onTimeout: () => failures.timeout(),
       onAbort: () => failures.aborted(),
     },
     (settle) => {

@@ -21,11 +21,19 @@ export type RecordType =
   | 'SRV'
   | 'TLSA';
 
+/**
+ * A server to ask. `label` names it in error messages in place of its address: the deployment's own
+ * resolver is "the service's resolver" to a client, since its address is inside the operator's network.
+ */
+export interface DnsServer extends HostPort {
+  readonly label?: string;
+}
+
 export interface DnsQuery {
   /** ASCII (A-label) name; a trailing dot is optional; "." is the root. */
   readonly name: string;
   readonly type: RecordType;
-  readonly server: HostPort;
+  readonly server: DnsServer;
   /** Set DO (RFC 3225). EDNS0 is always sent, advertising a UDP payload of 1232 bytes. */
   readonly dnssecOk?: boolean;
   /** Set CD (RFC 4035 §3.2.2): ask a validating resolver not to validate. */
@@ -163,6 +171,11 @@ export interface DnsRecord {
   readonly type: string;
   readonly ttl: number;
   readonly data: DnsData;
+  /**
+   * TXT only: each character-string of the record, base64, in order (RFC 1035 §3.3.14). `data` joins
+   * them, which loses where they were split; a DNSSEC signature covers the split (RFC 4034 §6.2).
+   */
+  readonly characterStrings?: readonly string[];
 }
 
 export interface DnsResponse {

@@ -5,7 +5,7 @@
  * stray packet cannot end the question (RFC 5452 §9.1).
  */
 import dgram from 'node:dgram';
-import { runBounded } from './bounded.js';
+import { settleWithin } from '../../deadline.js';
 import { matchResponse } from './message.js';
 import type { ResponsePacket } from './message.js';
 import type { Exchange } from './exchange.js';
@@ -17,11 +17,11 @@ export function udpExchange(exchange: Exchange, resendAfterMs: number): Promise<
   const { server, id, question, query, failures } = exchange;
   // the last reason a packet was set aside; reported if nothing usable comes before the deadline
   let unusable: string | undefined;
-  return runBounded<UdpOutcome>(
+  return settleWithin<UdpOutcome>(
     {
-      deadline: exchange.deadline,
+      endsAt: exchange.deadline,
       signal: exchange.signal,
-      onDeadline: () => (unusable === undefined ? failures.timeout() : failures.onlyUnusableAnswers(unusable)),
+      onTimeout: () => (unusable === undefined ? failures.timeout() : failures.onlyUnusableAnswers(unusable)),
       onAbort: () => failures.aborted(),
     },
     (settle) => {

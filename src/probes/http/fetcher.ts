@@ -5,18 +5,18 @@
  * Every hop (the requested URL and each redirect target) is checked by the target
  * guard, and the connection goes to an address the guard returned, never to a fresh
  * resolution of the name (decisions §7: DNS rebinding gets nowhere). The connection is
- * opened by http-connection.ts (TCP, the after-connect re-check of the remote address,
+ * opened by connection.ts (TCP, the after-connect re-check of the remote address,
  * then TLS with SNI and certificate checks against the hostname) and handed to an
- * undici Client that may use only that socket; http-body.ts reads and decodes the body.
+ * undici Client that may use only that socket; body.ts reads and decodes the body.
  *
  * Decisions documented here:
- * - Redirects (301, 302, 303, 307, 308 with a Location) are followed by hand, always
- *   with GET, at most `maxRedirects` times. When the limit is used up and the response
- *   is yet another redirect, that response is the result with `redirectLimitReached`:
- *   the chain so far is the finding. A redirect back to a URL already requested is a
- *   loop and fails with ProbeError HTTP_STATUS naming the loop. A Location that is not
- *   http(s) or not a URL is not followed: that response is the result, with
- *   `redirectNotFollowed` saying why.
+ * - Redirects (301, 302, 303, 307, 308 with a Location) are followed by hand, with GET
+ *   (or the method asked for, kept except after 303), at most `maxRedirects` times.
+ *   When the limit is used up and the response is yet another redirect, that response
+ *   is the result with `redirectLimitReached`: the chain so far is the finding. A
+ *   redirect back to a URL already requested is a loop and fails with ProbeError
+ *   HTTP_STATUS naming the loop. A Location that is not http(s) or not a URL is not
+ *   followed: that response is the result, with `redirectNotFollowed` saying why.
  * - Certificates: the handshake does not reject an untrusted or mismatched certificate
  *   (certificateErrors 'report', the default): a user asking for the headers of a site
  *   whose certificate expired still gets them, and `tlsError` names the problem
@@ -49,6 +49,7 @@ import type { Dispatcher } from 'undici';
 import { isHtmlContentType } from './content-type.js';
 import { normaliseHeaderFields, pairRawHeaders, type HeaderMap } from './header-fields.js';
 import { decideRedirect, requestKey, resolvedLocation, type RedirectDecision } from './redirects.js';
+import { Deadline } from '../../deadline.js';
 import { decidedAfterUpstream } from '../../errors.js';
 import type { HostOrIp } from '../../validation.js';
 import { ProbeError } from '../errors.js';
@@ -89,6 +90,15 @@ export interface FetchOptions {
   http2?: boolean;
   /** the Accept-Encoding request header; '' sends none (default 'gzip, deflate, br') */
   acceptEncoding?: string;
+  /**
+   * the method of the first request (default GET); a redirect keeps it, except 303, after which the
+   * request is a GET (RFC 9110 §15.4.4). http-rating sends a CORS preflight (OPTIONS) this way.
+   */
+  method?: 'GET' | 'OPTIONS' | 'POST';
+  /** the body of a POST (a job's callback, src/rest/jobs/callback.ts); not sent again after a 303 */
+  body?: Buffer;
+  /** more request fields, sent on every hop (a CORS preflight's Origin and Access-Control-Request-Method) */
+  requestHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface HopTiming {
@@ -148,15 +158,17 @@ export async function fetchGuarded(opts: FetchOptions): Promise<FetchResult> {
   }
   const started = performance.now();
   const deadline = new Deadline(opts.timeoutMs, opts.signal);
+  const bound = fetchBound(deadline);
   const hops: FetchHop[] = [];
   const requested: string[] = [];
   let url = new URL(opts.url.href);
+  let method = opts.method ?? 'GET';
   try {
     for (;;) {
       requested.push(requestKey(url));
       const redirectsLeft = opts.maxRedirects - hops.length;
       const hopUrl = url;
-      const exchange = await fetchHop(hopUrl, opts, deadline, (statusCode, headers) => {
+      const exchange = await fetchHop(hopUrl, method, opts, bound, (statusCode, headers) => {
         const decision = decideRedirect(hopUrl, statusCode, headers.location ?? null);
         const follows = decision.kind === 'follow' && redirectsLeft > 0;
         if (follows || opts.readBody === false) return false;
@@ -176,6 +188,7 @@ export async function fetchGuarded(opts: FetchOptions): Promise<FetchResult> {
           throw new ProbeError('HTTP_STATUS', upstreamOf(hopUrl), `redirect loop: ${loop}`);
         }
         url = decision.url;
+        if (exchange.hop.statusCode === 303) method = 'GET';
         continue;
       }
       const final = exchange.hop;
@@ -200,9 +213,9 @@ export async function fetchGuarded(opts: FetchOptions): Promise<FetchResult> {
   } catch (e) {
     // Past the first hop something was sent upstream: a refusal met there is charged (decisions §1).
     if (hops.length > 0) decidedAfterUpstream(e);
-    throw deadline.explain(e, upstreamOf(url));
+    throw deadline.explain(e, () => bound.error(upstreamOf(url)));
   } finally {
-    deadline.dispose();
+    deadline.release();
   }
 }
 
@@ -225,76 +238,25 @@ function targetOf(url: URL): HostOrIp {
 }
 
 /**
- * One end-to-end bound made of the time-out and the caller's signal. Once it has
- * fired, whatever failed failed because of it, so `explain` turns every error into
- * TIMEOUT or ABORTED.
+ * The fetch's end-to-end bound as the connection and the exchange see it. Once it has fired, whatever
+ * failed failed because of it: every error is then TIMEOUT or ABORTED.
  */
-class Deadline implements FetchBound {
-  private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
-  private readonly endsAt: number;
-  private timedOut = false;
-  private readonly onCallerAbort = (): void => this.controller.abort();
-
-  constructor(
-    private readonly timeoutMs: number,
-    private readonly callerSignal: AbortSignal | undefined,
-  ) {
-    this.endsAt = performance.now() + timeoutMs;
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      this.controller.abort();
-    }, timeoutMs);
-    if (callerSignal?.aborted) this.controller.abort();
-    else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  remainingMs(): number {
-    return Math.max(0, this.endsAt - performance.now());
-  }
-
-  error(upstream: string): ProbeError {
-    return this.timedOut
-      ? new ProbeError('TIMEOUT', upstream, `no complete answer from ${upstream} within ${this.timeoutMs} ms`)
+function fetchBound(deadline: Deadline): HopBound {
+  const error = (upstream: string): ProbeError =>
+    deadline.timedOut()
+      ? new ProbeError('TIMEOUT', upstream, `no complete answer from ${upstream} within ${deadline.ms} ms`)
       : new ProbeError('ABORTED', upstream, `the fetch from ${upstream} was aborted`);
-  }
+  return {
+    signal: deadline.signal,
+    remainingMs: () => deadline.remainingMs(),
+    error,
+    race: (work, upstream) => deadline.race(work, () => error(upstream)),
+  };
+}
 
-  /** `work`'s outcome, or this deadline's error as soon as it fires (for work that may ignore the signal). */
-  race<T>(work: Promise<T>, upstream: string): Promise<T> {
-    const signal = this.controller.signal;
-    if (signal.aborted) {
-      work.catch(ignore);
-      return Promise.reject(this.error(upstream));
-    }
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => reject(this.error(upstream));
-      signal.addEventListener('abort', onAbort, { once: true });
-      work.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          if (signal.aborted) reject(this.error(upstream));
-          else resolve(value);
-        },
-        (e: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(e);
-        },
-      );
-    });
-  }
-
-  explain(e: unknown, upstream: string): unknown {
-    return this.controller.signal.aborted ? this.error(upstream) : e;
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
-  }
+interface HopBound extends FetchBound {
+  /** `work`'s outcome, or the bound's error as soon as it fires (for work that may ignore the signal) */
+  race<T>(work: Promise<T>, upstream: string): Promise<T>;
 }
 
 interface HopExchange {
@@ -305,11 +267,17 @@ interface HopExchange {
 
 type WantsBody = (statusCode: number, headers: HeaderMap) => boolean;
 
-async function fetchHop(url: URL, opts: FetchOptions, deadline: Deadline, wantsBody: WantsBody): Promise<HopExchange> {
+async function fetchHop(
+  url: URL,
+  method: 'GET' | 'OPTIONS' | 'POST',
+  opts: FetchOptions,
+  bound: HopBound,
+  wantsBody: WantsBody,
+): Promise<HopExchange> {
   const hopStarted = performance.now();
   const upstream = upstreamOf(url);
   const target = targetOf(url);
-  const checked = await deadline.race(opts.guard.check(target, deadline.signal, 'url'), upstream);
+  const checked = await bound.race(opts.guard.check(target, bound.signal, 'url'), upstream);
   const dnsMs = performance.now() - hopStarted;
   const connection = await openConnection({
     addresses: checked.addresses,
@@ -319,7 +287,7 @@ async function fetchHop(url: URL, opts: FetchOptions, deadline: Deadline, wantsB
     servername: target.kind === 'hostname' ? target.hostname : null,
     targetForMessage: url.hostname,
     guard: opts.guard,
-    bound: deadline,
+    bound,
     connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     tlsTimeoutMs: opts.tlsTimeoutMs ?? DEFAULT_TLS_TIMEOUT_MS,
     ca: opts.ca,
@@ -327,7 +295,7 @@ async function fetchHop(url: URL, opts: FetchOptions, deadline: Deadline, wantsB
     certificateErrors: opts.certificateErrors ?? 'report',
   });
   try {
-    const response = await exchange(connection.socket, url, opts, deadline, upstream, wantsBody);
+    const response = await exchange(connection.socket, url, method, opts, bound, upstream, wantsBody);
     const httpVersion = (connection.socket as Partial<tls.TLSSocket>).alpnProtocol === 'h2' ? '2' : '1.1';
     return {
       hop: {
@@ -369,8 +337,9 @@ interface ResponseOutcome {
 function exchange(
   socket: net.Socket,
   url: URL,
+  method: 'GET' | 'OPTIONS' | 'POST',
   opts: FetchOptions,
-  deadline: Deadline,
+  bound: FetchBound,
   upstream: string,
   wantsBody: WantsBody,
 ): Promise<ResponseOutcome> {
@@ -398,7 +367,7 @@ function exchange(
     let collector: BodyCollector | null = null;
     let response: Omit<ResponseOutcome, 'body' | 'bodyEnd' | 'endedAt'> | null = null;
     const cleanup = (): void => {
-      deadline.signal.removeEventListener('abort', onAbort);
+      bound.signal.removeEventListener('abort', onAbort);
       collector?.destroy();
       client.destroy().catch(ignore);
     };
@@ -415,7 +384,7 @@ function exchange(
       cleanup();
       resolve({ ...response, body, bodyEnd, endedAt });
     };
-    const onAbort = (): void => fail(deadline.error(upstream));
+    const onAbort = (): void => fail(bound.error(upstream));
     const dispatchedAt = performance.now();
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart: ignore,
@@ -458,14 +427,20 @@ function exchange(
         fail(httpError(error, upstream));
       },
     };
-    if (deadline.signal.aborted) {
+    if (bound.signal.aborted) {
       onAbort();
       return;
     }
-    deadline.signal.addEventListener('abort', onAbort, { once: true });
+    bound.signal.addEventListener('abort', onAbort, { once: true });
     try {
       client.dispatch(
-        { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers: requestHeaders(opts) },
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method,
+          headers: requestHeaders(opts),
+          ...(method === 'POST' && opts.body ? { body: opts.body } : {}),
+        },
         handler,
       );
     } catch (e) {
@@ -481,6 +456,7 @@ function requestHeaders(opts: FetchOptions): Record<string, string> {
   };
   const acceptEncoding = opts.acceptEncoding ?? DEFAULT_ACCEPT_ENCODING;
   if (acceptEncoding !== '') headers['accept-encoding'] = acceptEncoding;
+  for (const [name, value] of Object.entries(opts.requestHeaders ?? {})) headers[name.toLowerCase()] = value;
   return headers;
 }
 

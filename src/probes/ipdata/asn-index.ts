@@ -10,8 +10,8 @@
  * assigned, RFC 7607). Gaps between ranges are boundaries with ASN 0, and
  * neighbouring ranges of the same AS are merged, so a lookup is one binary search
  * for the last boundary at or below the address. Organisation names live once
- * per ASN in a separate table (about 91,000 ASNs and 81,000 distinct names
- * against 515,000 CSV rows).
+ * per ASN in a separate table (far fewer ASNs and distinct names than CSV rows;
+ * the counts of the bundled data: docs/performance.md "Measured reasons behind design choices").
  *
  * Overlapping rows (the published data has a few: a more specific route inside a
  * wider one) are resolved so that the row starting later wins inside its own

@@ -8,7 +8,7 @@
  *   RIR ASN country), read with maxmind and walked by ./country-ranges.ts.
  * Both are built once into one IP data file (./ip-data-file.ts) under
  * `server.dataDir`, by a child process (./build-ip-data-main.ts) so that the
- * serving process never holds the sources (about 40 MB while building) and
+ * serving process never holds the sources (tens of megabytes while building) and
  * keeps none of the memory the build touched; every later start, and every
  * worker, opens the file that is already there.
  * Neither has an AS domain, so asDomain is always "". The npm packages stopped
@@ -39,7 +39,10 @@ export interface OpenIpDatabase {
 
 export { bundledFiles, type BundledFiles } from './bundled-files.js';
 
-/** The CSVs are 24 MB and 9 MB and the MMDB 8 MB today; ten times that is a broken install. */
+/**
+ * About ten times what the CSVs and the MMDB weigh today (their sizes: docs/performance.md "Measured
+ * reasons behind design choices"): more is a broken install.
+ */
 const MAX_CSV_BYTES = 256 * 1024 * 1024;
 const MAX_MMDB_BYTES = 128 * 1024 * 1024;
 /** Builds the ASN index from the two CSVs (about a second). */

@@ -63,22 +63,12 @@ export function describeCountry(rawCode: string): Geography {
   const code = rawCode.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(code) || UNKNOWN_MARKERS.has(code)) return UNKNOWN_GEOGRAPHY;
   const entry = countryTable[code];
-  if (entry) {
-    return {
-      countryCode: code,
-      country: entry.name,
-      continentCode: entry.continent,
-      continent: continentName(entry.continent),
-    };
-  }
-  const region = REGISTRY_REGIONS[code];
-  if (region) {
-    return {
-      countryCode: code,
-      country: region.country,
-      continentCode: region.continentCode,
-      continent: continentName(region.continentCode),
-    };
-  }
-  return { countryCode: code, country: '', continentCode: '', continent: '' };
+  const named = entry ? { country: entry.name, continentCode: entry.continent } : REGISTRY_REGIONS[code];
+  if (!named) return { countryCode: code, country: '', continentCode: '', continent: '' };
+  return {
+    countryCode: code,
+    country: named.country,
+    continentCode: named.continentCode,
+    continent: continentName(named.continentCode),
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * Runs the IP data builder (./build-ip-data-main.ts) in a process of its own and
- * waits for it: the sources it reads and the tables it builds (about 40 MB) live
+ * waits for it: the sources it reads and the tables it builds (tens of megabytes) live
  * and die with that process, so the service's memory never grows by them.
  */
 import { execFile } from 'node:child_process';
@@ -8,7 +8,10 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BundledFiles } from './bundled-files.js';
 
-/** A build takes 2–3 s on a slow core; a minute is a stuck process. */
+/**
+ * A build takes seconds on a slow core (docs/performance.md "Measured reasons behind design choices");
+ * a minute is a stuck process.
+ */
 const BUILD_TIMEOUT_MS = 60_000;
 /** The builder's own error message, at most. */
 const MAX_STDERR_BYTES = 16 * 1024;

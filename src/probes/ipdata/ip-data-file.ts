@@ -1,6 +1,6 @@
 /**
  * The bundled IP data as one file the service reads on demand instead of holding
- * it in every process (README "Under load": about 18 MB of memory per worker).
+ * it in every process (the memory it saves per worker: docs/performance.md "Measured reasons behind design choices").
  * The operating system's page cache keeps the parts that are asked for, once for
  * all workers.
  *
@@ -13,7 +13,7 @@
  * A row holds from its boundary up to the next row's (./asn-index.ts, ./country-ranges.ts).
  *
  * Opening the file reads every ROWS_PER_BLOCK-th boundary and the ASN and name
- * tables (about 1.2 MB); a lookup finds its block in memory, reads that block
+ * tables (a small part of the file); a lookup finds its block in memory, reads that block
  * (at most 1.5 KiB) and the organisation name.
  */
 import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';

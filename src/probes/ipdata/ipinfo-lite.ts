@@ -9,7 +9,7 @@
  * JSON record for the address asked (MALFORMED), and connection failures.
  * Messages name the upstream by host only: the URL carries the token.
  */
-import { deadlineSignal } from '../../deadline.js';
+import { Deadline } from '../../deadline.js';
 import { request, type Dispatcher } from 'undici';
 import { factsFromIpinfoRecord, IpinfoRecordError } from './ipinfo-record.js';
 import { addressWords } from './address-words.js';
@@ -23,7 +23,7 @@ export interface IpinfoLiteOptions {
   token: string | null;
   /** Bound on the whole exchange, connection to last body byte (decisions §8: HTTP 10 s). */
   timeoutMs: number;
-  /** A Lite answer is about 250 bytes; default 64 KiB. */
+  /** A Lite answer is a few hundred bytes; default 64 KiB. */
   maxBodyBytes?: number;
   dispatcher?: Dispatcher;
 }
@@ -48,7 +48,7 @@ export function createIpinfoLiteClient(options: IpinfoLiteOptions): IpinfoLiteCl
       if (!address) throw new TypeError(`not an IP address: ${JSON.stringify(ip)}`);
       if (signal?.aborted) throw fail('ABORTED', 'was not asked: the request ended');
 
-      const deadline = deadlineSignal(options.timeoutMs, signal);
+      const deadline = new Deadline(options.timeoutMs, signal);
       let body: Dispatcher.ResponseData['body'] | undefined;
       try {
         const response = await request(liteUrl(base, address.text, options.token), {

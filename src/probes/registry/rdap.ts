@@ -8,7 +8,7 @@
  * §5.2 lets a registry send the client to the registrar's server). Bodies are read
  * with a byte cap (decisions §8) and one deadline covers every hop.
  */
-import { deadlineSignal } from '../../deadline.js';
+import { Deadline } from '../../deadline.js';
 import net from 'node:net';
 import { request, type Dispatcher } from 'undici';
 import { TargetRefusedError } from '../../errors.js';
@@ -116,7 +116,7 @@ export function createRdapClient(
       const maxBytes = opts.maxBytes ?? RDAP_MAX_BYTES;
 
       // One deadline for every hop; the caller's signal cancels it too.
-      const deadline = deadlineSignal(opts.timeoutMs, opts.signal);
+      const deadline = new Deadline(opts.timeoutMs, opts.signal);
 
       const interrupted = (host: string, cause: unknown): ProbeError =>
         deadline.timedOut()

@@ -6,7 +6,7 @@
  *
  * Bounds: the TCP connect `connectTimeoutMs`; each reply `replyTimeoutMs`; the TLS handshake
  * `handshakeTimeoutMs`; all of it `sessionTimeoutMs` (each step gets what is left of it). Replies are
- * capped by smtp-replies.ts (4 KiB per line, 64 lines).
+ * capped by replies.ts (4 KiB per line, 64 lines).
  *
  * After a completed handshake the client says QUIT inside TLS and closes (RFC 5321 §4.1.1.10),
  * without waiting for the 221.

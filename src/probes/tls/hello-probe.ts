@@ -7,8 +7,8 @@
  * Bounds as the TLS probe's (decisions §8): the TCP connect by `timeoutMs`, the answer by
  * `handshakeTimeoutMs`; at most MAX_ANSWER_BYTES are kept while waiting for a whole ServerHello.
  */
-import { ProbeError, type ProbeErrorKind } from '../errors.js';
-import { abortedError, connectTcp, formatUpstream } from '../tcp/connect.js';
+import { abortedError, formatUpstream } from '../tcp/connect.js';
+import { connectChecked } from './checked-connect.js';
 import {
   buildClientHello,
   HelloParseError,
@@ -16,7 +16,7 @@ import {
   type ClientHelloSpec,
   type HelloAnswer,
 } from './client-hello.js';
-import { TlsProbeError } from './prober.js';
+import { TlsProbeError } from './probe-error.js';
 
 export interface HelloProbeOptions {
   /** IP literal (already checked by the target guard) */
@@ -41,50 +41,9 @@ const MAX_ANSWER_BYTES = 32 * 1024;
  * records), ABORTED; whatever `assertRemote` throws is passed on unchanged.
  */
 export async function probeServerHello(opts: HelloProbeOptions): Promise<HelloProbeResult> {
-  const { ip, port, timeoutMs, signal } = opts;
-  const upstream = formatUpstream(ip, port);
-  const connected = await connectTcp({ ip, port, timeoutMs, noDelay: true, ...(signal ? { signal } : {}) }).catch(
-    (error: unknown) => {
-      throw error instanceof ProbeError && error.kind === 'ABORTED'
-        ? new TlsProbeError('ABORTED', upstream, 'tcp', null, error.message)
-        : error;
-    },
-  );
-  if (connected.kind === 'timeout')
-    throw new TlsProbeError(
-      'TIMEOUT',
-      upstream,
-      'tcp',
-      null,
-      `TCP connect to ${upstream} timed out after ${timeoutMs} ms`,
-    );
-  if (connected.kind === 'failed') {
-    const kind: ProbeErrorKind = connected.code === 'ECONNREFUSED' ? 'REFUSED' : 'UNREACHABLE';
-    throw new TlsProbeError(
-      kind,
-      upstream,
-      'tcp',
-      connected.code,
-      `TCP connect to ${upstream} failed: ${connected.message}`,
-    );
-  }
-  const socket = connected.socket;
-  try {
-    const remoteAddress = socket.remoteAddress;
-    if (remoteAddress === undefined)
-      throw new TlsProbeError(
-        'UNREACHABLE',
-        upstream,
-        'tcp',
-        null,
-        `the connection to ${upstream} closed right after it opened`,
-      );
-    opts.assertRemote?.(remoteAddress);
-    if (signal?.aborted) throw new TlsProbeError('ABORTED', upstream, 'tcp', null, abortedError(upstream).message);
-  } catch (error) {
-    socket.destroy();
-    throw error;
-  }
+  const { timeoutMs, signal } = opts;
+  const upstream = formatUpstream(opts.ip, opts.port);
+  const { socket } = await connectChecked({ ...opts, noDelay: true }, upstream);
 
   const boundMs = opts.handshakeTimeoutMs ?? timeoutMs;
   return new Promise<HelloProbeResult>((resolve, reject) => {

@@ -4,8 +4,8 @@
  * the process). tls-rating offers these through the TLS prober and everything else through the
  * hand-built ClientHello. Decided once per process: the library does not change at run time.
  */
-import { Duplex } from 'node:stream';
 import tls from 'node:tls';
+import { capturedClientHello } from './captured-hello.js';
 import { readClientHello } from './client-hello.js';
 
 export type OfferedVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
@@ -53,42 +53,9 @@ export const GROUP_CODES: Readonly<Record<string, number>> = {
 
 export const POST_QUANTUM_GROUPS: readonly string[] = ['X25519MLKEM768'];
 
-/** The ClientHello a client with these options writes first, or null when it writes none. */
-function capturedHello(options: tls.ConnectionOptions, boundMs = 2000): Promise<Buffer | null> {
-  return new Promise((resolve) => {
-    let settled = false;
-    let client: tls.TLSSocket | undefined;
-    const settle = (bytes: Buffer | null): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      // The first write may happen inside tls.connect(), before `client` is assigned.
-      setImmediate(() => {
-        client?.destroy();
-        wire.destroy();
-      });
-      resolve(bytes);
-    };
-    const wire = new Duplex({
-      read() {},
-      write(chunk: Buffer, _encoding, callback) {
-        callback();
-        settle(chunk);
-      },
-    });
-    const timer = setTimeout(() => settle(null), boundMs);
-    try {
-      client = tls.connect({ ...options, socket: wire, rejectUnauthorized: false });
-      client.on('error', () => settle(null));
-    } catch {
-      settle(null);
-    }
-  });
-}
-
 /** The suite code points this side offers when pinned to `version` (empty when it cannot offer it). */
 async function offeredSuites(version: OfferedVersion): Promise<number[]> {
-  const bytes = await capturedHello({ minVersion: version, maxVersion: version, ciphers: EVERYTHING_CIPHERS });
+  const bytes = await capturedClientHello({ minVersion: version, maxVersion: version, ciphers: EVERYTHING_CIPHERS });
   if (bytes === null) return [];
   try {
     return readClientHello(bytes)?.cipherSuites ?? [];

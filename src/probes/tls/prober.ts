@@ -15,13 +15,14 @@
  */
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { clientSecureContext } from './client-contexts.js';
 import { summarizePeerChain, type CertificateEvidence, type PeerCertificateSummary } from './chain.js';
 import { TLS_PROTOCOL_VERSIONS, type TlsProtocolVersion } from './protocols.js';
-import { ProbeError, type ProbeErrorKind } from '../errors.js';
-import { abortedError, connectTcp, elapsedSince, formatUpstream } from '../tcp/connect.js';
+import { abortedError, elapsedSince, formatUpstream } from '../tcp/connect.js';
+import { capturedClientHello } from './captured-hello.js';
+import { connectChecked } from './checked-connect.js';
+import { TlsProbeError, type TlsProbePhase } from './probe-error.js';
 
 export interface TlsHandshakeOptions {
   /** IP literal to connect to (already checked by the target guard) */
@@ -96,29 +97,9 @@ export interface EphemeralKey {
   readonly size: number;
 }
 
-export type TlsProbePhase = 'tcp' | 'handshake';
-
-/**
- * A TLS probe failure. `reason` keeps the machine-readable cause: the OpenSSL
- * code for TLS failures ("ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION"), the errno code
- * for socket failures ("ECONNRESET"), null for our own time-outs.
- */
-export class TlsProbeError extends ProbeError {
-  readonly phase: TlsProbePhase;
-  readonly reason: string | null;
-  constructor(
-    kind: ProbeErrorKind,
-    upstream: string,
-    phase: TlsProbePhase,
-    reason: string | null,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(kind, upstream, message, options);
-    this.phase = phase;
-    this.reason = reason;
-  }
-}
+// The error has a module of its own so that checked-connect.ts can raise it without an import cycle;
+// the TLS probe's callers keep importing it from here.
+export { TlsProbeError, type TlsProbePhase };
 
 const VERSION_RANK: Readonly<Record<tls.SecureVersion, number>> = {
   TLSv1: 1,
@@ -190,57 +171,9 @@ function handshakeFailure(
  * `assertRemote` throws is passed on unchanged.
  */
 export async function tlsHandshake(opts: TlsHandshakeOptions): Promise<TlsHandshakeResult> {
-  const { ip, port, timeoutMs, signal } = opts;
-  const upstream = formatUpstream(ip, port);
+  const upstream = formatUpstream(opts.ip, opts.port);
   const start = performance.now();
-
-  const connected = await connectTcp({ ip, port, timeoutMs, ...(signal ? { signal } : {}) }).catch((error: unknown) => {
-    throw error instanceof ProbeError && error.kind === 'ABORTED'
-      ? new TlsProbeError('ABORTED', upstream, 'tcp', null, error.message)
-      : error;
-  });
-  if (connected.kind === 'timeout') {
-    throw new TlsProbeError(
-      'TIMEOUT',
-      upstream,
-      'tcp',
-      null,
-      `TCP connect to ${upstream} timed out after ${timeoutMs} ms`,
-    );
-  }
-  if (connected.kind === 'failed') {
-    const kind: ProbeErrorKind = connected.code === 'ECONNREFUSED' ? 'REFUSED' : 'UNREACHABLE';
-    throw new TlsProbeError(
-      kind,
-      upstream,
-      'tcp',
-      connected.code,
-      `TCP connect to ${upstream} failed: ${connected.message}`,
-    );
-  }
-
-  const socket = connected.socket;
-  const tcpMs = connected.elapsedMs;
-  // A socket error between connect and the TLS layer taking over must not go unhandled.
-  const swallowLateError = (): void => {};
-  socket.on('error', swallowLateError);
-  const remoteAddress = socket.remoteAddress;
-  try {
-    if (remoteAddress === undefined) {
-      throw new TlsProbeError(
-        'UNREACHABLE',
-        upstream,
-        'tcp',
-        null,
-        `the connection to ${upstream} closed right after it opened`,
-      );
-    }
-    opts.assertRemote?.(remoteAddress);
-    if (signal?.aborted) throw new TlsProbeError('ABORTED', upstream, 'tcp', null, abortedError(upstream).message);
-  } catch (error) {
-    socket.destroy();
-    throw error;
-  }
+  const { socket, remoteAddress, tcpMs, swallowLateError } = await connectChecked(opts, upstream);
   return runHandshake(opts, socket, { upstream, start, tcpMs, remoteAddress, swallowLateError });
 }
 
@@ -498,42 +431,16 @@ const TLS_RECORD_HANDSHAKE = 0x16; // RFC 8446 §5.1 ContentType.handshake
  * into an in-memory stream, or fails at once with "no protocols available" (then
  * it writes an alert, or nothing). No packet leaves the process.
  */
-export function clientCanOffer(
+export async function clientCanOffer(
   version: TlsProtocolVersion,
   ciphers = legacyAwareCiphers(version),
   boundMs = 2000,
 ): Promise<boolean> {
-  return new Promise((resolve) => {
-    let settled = false;
-    let client: tls.TLSSocket | undefined;
-    const settle = (offered: boolean): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      // The first write may happen inside tls.connect(), before `client` is assigned.
-      setImmediate(() => {
-        client?.destroy();
-        wire.destroy();
-      });
-      resolve(offered);
-    };
-    const wire = new Duplex({
-      read() {},
-      write(chunk: Buffer, _encoding, callback) {
-        callback();
-        settle(chunk[0] === TLS_RECORD_HANDSHAKE);
-      },
-    });
-    const timer = setTimeout(() => settle(false), boundMs);
-    client = tls.connect({
-      socket: wire,
-      minVersion: version,
-      maxVersion: version,
-      ...(ciphers ? { ciphers } : {}),
-      rejectUnauthorized: false,
-    });
-    client.on('error', () => settle(false));
-  });
+  const hello = await capturedClientHello(
+    { minVersion: version, maxVersion: version, ...(ciphers ? { ciphers } : {}) },
+    boundMs,
+  );
+  return hello?.[0] === TLS_RECORD_HANDSHAKE;
 }
 
 let localSupport: Promise<Record<TlsProtocolVersion, boolean>> | undefined;

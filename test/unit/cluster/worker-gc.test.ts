@@ -13,14 +13,14 @@ describe("the workers' GC helper pool", () => {
   });
 
   it("goes after the primary's own flags", () => {
-    expect(workerExecArgv(['--max-semi-space-size=8'], { singleThreadedGc: false, ...twoOnTwo })).toEqual([
+    expect(workerExecArgv(['--max-semi-space-size=8'], twoOnTwo)).toEqual([
       '--max-semi-space-size=8',
       '--v8-pool-size=1',
     ]);
   });
 
   it('replaces the pool of the launch flags (which sizes a single process)', () => {
-    const opts = { singleThreadedGc: false, ...twoOnTwo };
+    const opts = twoOnTwo;
     expect(workerExecArgv(['--max-semi-space-size=8', '--v8-pool-size=2'], opts)).toEqual([
       '--max-semi-space-size=8',
       '--v8-pool-size=1',
@@ -29,23 +29,13 @@ describe("the workers' GC helper pool", () => {
   });
 });
 
-describe('server.singleThreadedGc', () => {
-  it("adds the flag after the primary's own flags when chosen", () => {
-    expect(workerExecArgv(['--max-semi-space-size=8'], { singleThreadedGc: true, ...twoOnTwo })).toEqual([
+describe("an operator's --single-threaded-gc", () => {
+  it("reaches the workers with the primary's other flags", () => {
+    expect(workerExecArgv(['--single-threaded-gc', '--max-semi-space-size=8'], twoOnTwo)).toEqual([
+      '--single-threaded-gc',
       '--max-semi-space-size=8',
       '--v8-pool-size=1',
-      '--single-threaded-gc',
     ]);
-    expect(workerExecArgv(['--max-semi-space-size=8'], { singleThreadedGc: false, ...twoOnTwo })).not.toContain(
-      '--single-threaded-gc',
-    );
-  });
-
-  it("leaves the operator's own choice on the command line alone", () => {
-    const opts = { ...twoOnTwo, singleThreadedGc: true };
-    expect(workerExecArgv(['--no-single-threaded-gc'], opts)).not.toContain('--single-threaded-gc');
-    expect(workerExecArgv(['--single-threaded-gc'], { ...opts, singleThreadedGc: false })).toContain(
-      '--single-threaded-gc',
-    );
+    expect(workerExecArgv(['--max-semi-space-size=8'], twoOnTwo)).not.toContain('--single-threaded-gc');
   });
 });

@@ -20,7 +20,6 @@ const settings: AdmissionSettings = {
   maxQueueWaitMs: 1_000,
   maxEventLoopDelayMs: 100,
   perKeyInFlight: 10,
-  retryAfterSeconds: 2,
 };
 
 const late = (delay: number): LoopDelaySensor => ({ delayMs: () => delay, close() {} });

@@ -13,7 +13,6 @@ const settings: AdmissionSettings = {
   maxQueueWaitMs: 1_000,
   maxEventLoopDelayMs: 100,
   perKeyInFlight: 3,
-  retryAfterSeconds: 2,
 };
 
 function sensor(delay = 0): LoopDelaySensor & { delay: number } {

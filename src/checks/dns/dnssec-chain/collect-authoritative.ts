@@ -15,9 +15,9 @@
  */
 import type { HostPort } from '../../../config.js';
 import { parseHostPort } from '../../../config.js';
-import { TargetRefusedError } from '../../../errors.js';
 import type { CheckContext } from '../../../loaders/context.js';
 import type { DnsResponse, RecordType } from '../../../probes/dns/client.js';
+import { nameServerAddresses } from '../name-server-addresses.js';
 import { MAX_CHAIN_MS, MAX_CHAIN_QUESTIONS } from './bounds.js';
 import type { Collected } from './collect-resolver.js';
 import { askedOrFailure } from './failures.js';
@@ -68,7 +68,10 @@ export async function collectAuthoritatively(
         observations: { qname, qtype, anchors, names, answer: step, nowSeconds: Math.floor(ctx.now() / 1000) },
         questions,
       };
-    const [cutDs, cutServers] = await Promise.all([askZone(servers, cut.zone, 'DS'), serverAddresses(ctx, cut.hosts)]);
+    const [cutDs, cutServers] = await Promise.all([
+      askZone(servers, cut.zone, 'DS'),
+      nameServerAddresses(ctx, cut.hosts.slice(0, SERVERS_PER_ZONE)),
+    ]);
     ds = cutDs;
     zone = cut.zone;
     servers = cutServers;
@@ -103,31 +106,4 @@ function referral(response: DnsResponse, zone: string, qname: string): { zone: s
     zone: child,
     hosts: [...new Set(ns.filter((r) => sameName(r.name, child)).map((r) => normalName(String(r.data))))].sort(),
   };
-}
-
-async function serverAddresses(ctx: WalkContext, hosts: readonly string[]): Promise<HostPort[]> {
-  const found = await Promise.all(
-    hosts.slice(0, SERVERS_PER_ZONE).map(async (host) => {
-      try {
-        const addresses = await ctx.addresses(host);
-        const ordered = [...addresses.filter((a) => a.family === 4), ...addresses.filter((a) => a.family === 6)];
-        for (const { address } of ordered) {
-          try {
-            ctx.guard.assertAllowed(address, host);
-            return address;
-          } catch (e) {
-            if (!(e instanceof TargetRefusedError)) throw e;
-          }
-        }
-      } catch (e) {
-        if (e instanceof TargetRefusedError) return null;
-        // a host that cannot be found: the others stand in
-      }
-      return null;
-    }),
-  );
-  return [...new Set(found.filter((a): a is string => a !== null))].map((host) => ({
-    host,
-    port: ctx.ports.dnsAuthoritative,
-  }));
 }

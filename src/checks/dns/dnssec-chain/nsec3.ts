@@ -5,22 +5,15 @@
  * delegations: it proves an insecure delegation, never a secure name.
  */
 import { createHash } from 'node:crypto';
+import { base32hexEncode } from '../../../probes/dns/base32hex.js';
+import type { Nsec3Data } from '../../../probes/dns/client.js';
 import { ancestor, canonicalNameWire, isAtOrBelow, labelCount, labelsOf, wildcardOf } from './names.js';
-import { base32hexEncode } from './rdata.js';
 import { sameType } from './record-types.js';
 import type { DenialOutcome } from './nsec.js';
 
-export interface Nsec3Record {
+export interface Nsec3Record extends Nsec3Data {
   /** the full owner name, hashed label first */
   readonly owner: string;
-  readonly hashAlgorithm: number;
-  readonly flags: number;
-  readonly iterations: number;
-  /** hex, '' without salt */
-  readonly salt: string;
-  /** base32hex */
-  readonly nextHashedOwner: string;
-  readonly types: readonly string[];
 }
 
 export interface Nsec3Outcome {

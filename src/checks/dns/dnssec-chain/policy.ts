@@ -13,39 +13,36 @@ const PROHIBITED_DIGESTS = new Set([0, 3]);
 const SHA1_DIGEST = 1;
 const STRONGER_DIGESTS = new Set([2, 4]);
 
-export function algorithmFindings(
-  zone: string,
-  algorithms: readonly number[],
-): { errors: ChainError[]; warnings: ChainWarning[] } {
-  const unique = [...new Set(algorithms)].sort((a, b) => a - b);
-  const errors: ChainError[] = unique
-    .filter((a) => PROHIBITED_ALGORITHMS.has(a))
-    .map((a) => ({
-      code: 'ALGORITHM_PROHIBITED',
-      message: `${zone} uses algorithm ${a}, which RFC 8624 says MUST NOT be used`,
-    }));
-  const warnings: ChainWarning[] = unique
-    .filter((a) => DEPRECATED_ALGORITHMS.has(a))
-    .map((a) => ({
-      code: 'ALGORITHM_DEPRECATED',
-      message: `${zone} uses algorithm ${a}, NOT RECOMMENDED for signing by RFC 8624`,
-    }));
+/** A zone's errors and warnings of one rule. */
+export interface Findings {
+  readonly errors: ChainError[];
+  readonly warnings: ChainWarning[];
+}
+
+/** The distinct values among `values` that `listed` holds, in increasing order: one finding each. */
+function listedIn(values: readonly number[], listed: ReadonlySet<number>): number[] {
+  return [...new Set(values)].filter((v) => listed.has(v)).sort((a, b) => a - b);
+}
+
+export function algorithmFindings(zone: string, algorithms: readonly number[]): Findings {
+  const errors: ChainError[] = listedIn(algorithms, PROHIBITED_ALGORITHMS).map((a) => ({
+    code: 'ALGORITHM_PROHIBITED',
+    message: `${zone} uses algorithm ${a}, which RFC 8624 says MUST NOT be used`,
+  }));
+  const warnings: ChainWarning[] = listedIn(algorithms, DEPRECATED_ALGORITHMS).map((a) => ({
+    code: 'ALGORITHM_DEPRECATED',
+    message: `${zone} uses algorithm ${a}, NOT RECOMMENDED for signing by RFC 8624`,
+  }));
   return { errors, warnings };
 }
 
-export function digestFindings(
-  zone: string,
-  digestTypes: readonly number[],
-): { errors: ChainError[]; warnings: ChainWarning[] } {
-  const unique = [...new Set(digestTypes)].sort((a, b) => a - b);
-  const errors: ChainError[] = unique
-    .filter((d) => PROHIBITED_DIGESTS.has(d))
-    .map((d) => ({
-      code: 'DIGEST_PROHIBITED',
-      message: `a DS record of ${zone} uses digest type ${d}, which RFC 8624 says MUST NOT be used`,
-    }));
+export function digestFindings(zone: string, digestTypes: readonly number[]): Findings {
+  const errors: ChainError[] = listedIn(digestTypes, PROHIBITED_DIGESTS).map((d) => ({
+    code: 'DIGEST_PROHIBITED',
+    message: `a DS record of ${zone} uses digest type ${d}, which RFC 8624 says MUST NOT be used`,
+  }));
   const warnings: ChainWarning[] =
-    unique.includes(SHA1_DIGEST) && !unique.some((d) => STRONGER_DIGESTS.has(d))
+    digestTypes.includes(SHA1_DIGEST) && !digestTypes.some((d) => STRONGER_DIGESTS.has(d))
       ? [
           {
             code: 'DIGEST_SHA1',

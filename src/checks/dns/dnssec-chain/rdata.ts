@@ -17,6 +17,7 @@ import type {
   SrvData,
   TlsaData,
 } from '../../../probes/dns/client.js';
+import { base32hexDecode } from '../../../probes/dns/base32hex.js';
 import { canonicalNameWire, nameWireAsWritten } from './names.js';
 import { typeNumber } from './record-types.js';
 
@@ -173,44 +174,6 @@ export function typeBitmap(types: readonly string[]): Buffer {
     parts.push(Buffer.from([window, length]), block);
   }
   return Buffer.concat(parts);
-}
-
-const BASE32HEX = '0123456789abcdefghijklmnopqrstuv';
-
-/** RFC 4648 §7 without padding, either case. */
-export function base32hexDecode(text: string): Buffer {
-  const bytes: number[] = [];
-  let value = 0;
-  let bits = 0;
-  for (const c of text.toLowerCase()) {
-    const digit = BASE32HEX.indexOf(c);
-    if (digit < 0) throw new Error(`"${text}" is not base32hex`);
-    value = (value << 5) | digit;
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-    value &= (1 << bits) - 1;
-  }
-  return Buffer.from(bytes);
-}
-
-export function base32hexEncode(bytes: Buffer): string {
-  let out = '';
-  let value = 0;
-  let bits = 0;
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32HEX[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-    value &= (1 << bits) - 1;
-  }
-  if (bits > 0) out += BASE32HEX[(value << (5 - bits)) & 31];
-  return out;
 }
 
 function u16(n: number): Buffer {

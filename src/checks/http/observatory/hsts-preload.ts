@@ -1,5 +1,5 @@
 /**
- * The HSTS preload list http-rating consults (grades.md: "preloaded" means listed in the file
+ * The HSTS preload list http-rating consults (docs/contract/grades.md: "preloaded" means listed in the file
  * `http.hstsPreloadList` names; with none configured no host counts as preloaded). The file is Chromium's
  * net/http/transport_security_state_static.json: JSON with whole-line `//` comments, whose `entries` are
  * `{ name, mode, include_subdomains, … }`. It is read once per path, on first use.

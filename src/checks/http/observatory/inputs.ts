@@ -1,11 +1,12 @@
 /**
- * What the Observatory's tests read, built from the exchanges http-rating made (grades.md "http-rating"):
- * the session that started at https://host/ (redirects followed), the one that started at http://host/,
- * and the CORS preflight. The package (1.4.8, src/retriever/retriever.js) grades the https session when it
- * answered at all and the http session otherwise; its `https` and `http` responses are each session's final
- * response, and its cookie jar holds every Set-Cookie line of the graded session's responses, redirects
- * included (the jar sits on the agent that follows them). The same function turns a corpus case into the
- * tests' inputs, so the recorded cross-check covers this step too.
+ * What the Observatory's tests read, built from the exchanges http-rating made (docs/contract/grades.md
+ * "http-rating — `url` (http or https; a bare host means `https://host/`)"): the session that started at
+ * https://host/ (redirects followed), the one that started at http://host/, and the CORS preflight. The package
+ * (1.4.8, src/retriever/retriever.js) grades the https session when it answered at all and the http session
+ * otherwise; its `https` and `http` responses are each session's final response, and its cookie jar holds every
+ * Set-Cookie line of the graded session's responses, redirects included (the jar sits on the agent that follows
+ * them). The same function turns a corpus case into the tests' inputs, so the recorded cross-check covers this
+ * step too.
  */
 import type { HeaderMap } from '../../../probes/http/header-fields.js';
 import { type HtmlFacts, readHtmlFacts } from './html.js';

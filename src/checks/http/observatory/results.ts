@@ -1,10 +1,11 @@
 /**
- * The MDN HTTP Observatory's results (npm @mdn/mdn-http-observatory 1.4.8, its algorithm version 4):
- * every result name a test can give, its score modifier and its description, as the package's
- * `Expectation` enum and `SCORE_TABLE` (src/grader/charts.js) spell them (grades.md "http-rating": same
- * result names, same score modifiers). The descriptions are the package's with the HTML markup taken out,
- * so that an API answer is plain text; test/unit/checks/http/observatory-corpus.test.ts compares them with
- * the package's own, markup removed the same way.
+ * The MDN HTTP Observatory's results (npm @mdn/mdn-http-observatory 1.4.8, its algorithm version 4): every
+ * result name a test can give, its score modifier and its description, as the package's `Expectation` enum and
+ * `SCORE_TABLE` (src/grader/charts.js) spell them (docs/contract/grades.md "http-rating — `url` (http or https;
+ * a bare host means `https://host/`)": same result names, same score modifiers). The descriptions are the
+ * package's with the HTML markup taken out, so that an API answer is plain text;
+ * test/unit/checks/http/observatory-corpus.test.ts compares them with the package's own, markup removed the
+ * same way.
  */
 
 /** The package's ALGORITHM_VERSION (src/constants.js). */

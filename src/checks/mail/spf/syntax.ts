@@ -104,6 +104,12 @@ const MECHANISM = /^([+\-~?]?)([A-Za-z][A-Za-z0-9]*)(.*)$/s;
 const IP4_PREFIX = /^(?:0|[1-9]\d?)$/;
 const IP6_PREFIX = /^(?:0|[1-9]\d{0,2})$/;
 
+/** ip4 and ip6 (RFC 7208 §5.6): an address of the family, then an optional prefix length. */
+const IP_MECHANISMS = {
+  ip4: { label: 'IPv4', isAddress: isDottedQuad, prefix: IP4_PREFIX, maxPrefix: 32, prefixField: 'ip4Prefix' },
+  ip6: { label: 'IPv6', isAddress: isIPv6, prefix: IP6_PREFIX, maxPrefix: 128, prefixField: 'ip6Prefix' },
+} as const;
+
 export function parseTerm(text: string): SpfTerm {
   const invalid = (error: string): SpfInvalidTerm => ({ kind: 'invalid', text, error });
   const modifier = MODIFIER.exec(text);
@@ -167,23 +173,16 @@ export function parseTerm(text: string): SpfTerm {
         ip6Prefix: ip6 === undefined ? null : Number(ip6),
       });
     }
-    case 'ip4': {
-      const parts = /^:([^/]*)(?:\/([^/]*))?$/.exec(rest);
-      if (!parts) return invalid('"ip4" needs ":address" with an optional "/prefix"');
-      const [, network = '', prefix] = parts;
-      if (!isDottedQuad(network)) return invalid(`"${clip(network)}" is not an IPv4 address`);
-      if (prefix !== undefined && !validPrefix(prefix, IP4_PREFIX, 32))
-        return invalid(`"/${prefix}" is not an IPv4 prefix length (0-32)`);
-      return mechanism({ name, network, ip4Prefix: prefix === undefined ? null : Number(prefix) });
-    }
+    case 'ip4':
     case 'ip6': {
+      const family = IP_MECHANISMS[name];
       const parts = /^:([^/]*)(?:\/([^/]*))?$/.exec(rest);
-      if (!parts) return invalid('"ip6" needs ":address" with an optional "/prefix"');
+      if (!parts) return invalid(`"${name}" needs ":address" with an optional "/prefix"`);
       const [, network = '', prefix] = parts;
-      if (!isIPv6(network)) return invalid(`"${clip(network)}" is not an IPv6 address`);
-      if (prefix !== undefined && !validPrefix(prefix, IP6_PREFIX, 128))
-        return invalid(`"/${prefix}" is not an IPv6 prefix length (0-128)`);
-      return mechanism({ name, network, ip6Prefix: prefix === undefined ? null : Number(prefix) });
+      if (!family.isAddress(network)) return invalid(`"${clip(network)}" is not an ${family.label} address`);
+      if (prefix !== undefined && !validPrefix(prefix, family.prefix, family.maxPrefix))
+        return invalid(`"/${prefix}" is not an ${family.label} prefix length (0-${family.maxPrefix})`);
+      return mechanism({ name, network, [family.prefixField]: prefix === undefined ? null : Number(prefix) });
     }
     default:
       return invalid(`unknown mechanism "${clip(name)}" (RFC 7208 §5: permerror)`);

@@ -207,32 +207,33 @@ export function normaliseWhoisDate(value: string, options: DateReadingOptions = 
   let zoneRead = false;
   const compact = COMPACT_TIMESTAMP.exec(text);
   const timeMatch = compact ? null : TIME.exec(text);
-  if (compact) {
-    const parsed = readTime(compact[2], compact[3], compact[4], undefined, undefined);
-    if (!parsed) return null;
-    time = parsed;
-    const rest = text.slice(compact.index + compact[0].length);
+  // A compact timestamp's eight date digits stay for the calendar reader; the time and its zone are read.
+  const timeOfDay = compact
+    ? {
+        match: compact,
+        kept: ` ${compact[1]} `,
+        time: readTime(compact[2], compact[3], compact[4], undefined, undefined),
+      }
+    : timeMatch
+      ? {
+          match: timeMatch,
+          kept: ' ',
+          time: readTime(timeMatch[1], timeMatch[2], timeMatch[3], timeMatch[4], timeMatch[5]),
+        }
+      : null;
+  if (timeOfDay) {
+    if (!timeOfDay.time) return null;
+    time = timeOfDay.time;
+    const { match } = timeOfDay;
+    const rest = text.slice(match.index + match[0].length);
     const zone = readZoneAtStart(rest);
     if (zone) {
       offsetMinutes = zone.offsetMinutes;
       zoneRead = true;
     }
-    // The eight date digits stay for the calendar reader; the time and its zone are read.
-    text = `${text.slice(0, compact.index)} ${compact[1]} ${rest.slice(zone?.length ?? 0)}`;
+    text = `${text.slice(0, match.index)}${timeOfDay.kept}${rest.slice(zone?.length ?? 0)}`;
   }
-  if (timeMatch) {
-    const parsed = readTime(timeMatch[1], timeMatch[2], timeMatch[3], timeMatch[4], timeMatch[5]);
-    if (!parsed) return null;
-    time = parsed;
-    const rest = text.slice(timeMatch.index + timeMatch[0].length);
-    const zone = readZoneAtStart(rest);
-    if (zone) {
-      offsetMinutes = zone.offsetMinutes;
-      zoneRead = true;
-    }
-    text = `${text.slice(0, timeMatch.index)} ${rest.slice(zone?.length ?? 0)}`;
-  }
-  if ((compact || timeMatch) && !zoneRead) {
+  if (timeOfDay && !zoneRead) {
     const trailing = TRAILING_OFFSET.exec(text);
     const offset = trailing?.[1] === undefined ? undefined : parseOffset(trailing[1]);
     if (trailing && offset !== undefined) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   bimiFinding,
-  daneFinding,
+  daneFindings,
   mtaStsFinding,
-  starttlsFinding,
+  starttlsFindings,
   tlsRptFinding,
 } from '../../../../src/checks/health/mail-transport-rules.js';
 import type { DaneResult } from '../../../../src/checks/mail/dane.js';
@@ -98,91 +98,130 @@ function dane(host: string, status: DaneResult['status'], dnssec: DaneResult['dn
   };
 }
 
-describe('starttls', () => {
-  it('ok when every host offers STARTTLS with a valid certificate; details are the single checks', () => {
-    const hosts = [session('mx1.a.test', 'ok'), session('mx2.a.test', 'ok')];
-    const f = starttlsFinding({ hosts, skipped: [] }, MX);
-    expect(f).toMatchObject({ status: 'ok', details: { starttls: hosts, notTested: [] } });
+const tested = <R extends { host: string }>(result: R) => ({ host: result.host, result });
+
+describe('starttls: one finding per MX host', () => {
+  it("each host with its own status and smtp-starttls's data, by priority", () => {
+    const ok = session('mx1.a.test', 'ok');
+    const cert = session('mx2.a.test', 'certificate-problem');
+    const plain = session('mx3.a.test', 'no-starttls');
+    const failing = session('mx4.a.test', 'tls-failed');
+    const findings = starttlsFindings([ok, cert, plain, failing].map(tested), MX);
+    expect(findings.map((f) => [f.host, f.status])).toEqual([
+      ['mx1.a.test', 'ok'],
+      ['mx2.a.test', 'warning'],
+      ['mx3.a.test', 'critical'],
+      ['mx4.a.test', 'warning'],
+    ]);
+    expect(findings.map((f) => f.details.starttls)).toEqual([ok, cert, plain, failing]);
+    expect(findings[0]!.summary).toBe('mx1.a.test offers STARTTLS with a valid certificate.');
+    expect(findings[1]!.summary).toMatch(/^The certificate of mx2\.a\.test is expired/);
+    expect(findings[2]!.summary).toBe(
+      'mx3.a.test does not offer STARTTLS, so mail to it travels in clear text; enable STARTTLS with a valid certificate.',
+    );
+    expect(findings[3]!.summary).toMatch(/^STARTTLS fails on mx4\.a\.test \(handshake failed\)/);
   });
 
-  it('critical for any host without STARTTLS, before warnings of the others', () => {
-    const f = starttlsFinding(
-      { hosts: [session('mx1.a.test', 'certificate-problem'), session('mx2.a.test', 'no-starttls')], skipped: [] },
+  it('a host not reached is error (port 25 may be closed to this service), its data kept; a host not tested is error without data', () => {
+    const [unreachable, refused] = starttlsFindings(
+      [
+        tested(session('mx1.a.test', 'unreachable')),
+        { host: 'mx2.a.test', failure: 'refused: 10.0.0.1, a private address' },
+      ],
       MX,
     );
-    expect(f.status).toBe('critical');
-    expect(f.summary).toBe(
-      'mx2.a.test does not offer STARTTLS, so mail to it travels in clear text; enable STARTTLS with a valid certificate.',
-    );
-  });
-
-  it('warning for STARTTLS failing, a certificate problem, or hosts not tested', () => {
-    expect(starttlsFinding({ hosts: [session('mx1.a.test', 'tls-failed')], skipped: [] }, MX).status).toBe('warning');
-    const cert = starttlsFinding({ hosts: [session('mx1.a.test', 'certificate-problem')], skipped: [] }, MX);
-    expect(cert.summary).toMatch(/^The certificate of mx1\.a\.test is expired/);
-    const partly = starttlsFinding(
-      { hosts: [session('mx1.a.test', 'ok'), session('mx2.a.test', 'unreachable')], skipped: [] },
-      MX,
-    );
-    expect(partly).toMatchObject({
-      status: 'warning',
-      summary: 'STARTTLS works on mx1.a.test, but mx2.a.test could not be tested.',
+    expect(unreachable).toMatchObject({
+      host: 'mx1.a.test',
+      status: 'error',
+      error: 'TCP connect to 192.0.2.1:25 failed: ECONNREFUSED',
+      details: { starttls: { host: 'mx1.a.test', status: 'unreachable' } },
+    });
+    expect(unreachable!.summary).toMatch(/check that port 25 is open to this service/);
+    expect(refused).toEqual({
+      host: 'mx2.a.test',
+      status: 'error',
+      error: 'refused: 10.0.0.1, a private address',
+      summary:
+        "mx2.a.test could not be tested (refused: 10.0.0.1, a private address); run the health check again, and if it persists, check the host's address records.",
+      details: { starttls: null },
     });
   });
 
-  it('error when no host could be reached, saying port 25 may be closed to this service; info without MX hosts', () => {
-    const f = starttlsFinding(
-      { hosts: [session('mx1.a.test', 'unreachable')], skipped: [{ host: 'mx2.a.test', reason: 'refused' }] },
-      MX,
-    );
-    expect(f).toMatchObject({ status: 'error', error: 'TCP connect to 192.0.2.1:25 failed: ECONNREFUSED' });
-    expect(f.summary).toMatch(/check that port 25 is open to this service/);
-    expect(starttlsFinding({ hosts: [], skipped: [] }, { nullMx: true, hostCount: 0, smtpProbes: true }).status).toBe(
-      'info',
-    );
-    expect(starttlsFinding({ hosts: [], skipped: [] }, { nullMx: false, hostCount: 0, smtpProbes: true }).status).toBe(
-      'info',
-    );
+  it('a host beyond the first ones is info, not tested; no MX host at all is one info finding about the domain', () => {
+    expect(starttlsFindings([{ host: 'mx6.a.test', omitted: true }], MX)).toEqual([
+      {
+        host: 'mx6.a.test',
+        status: 'info',
+        summary: 'mx6.a.test was not tested: only the first 5 MX hosts by priority are (senders seldom get further).',
+        details: { starttls: null },
+      },
+    ]);
+    expect(starttlsFindings([], { nullMx: true, hostCount: 0, smtpProbes: true })).toEqual([
+      {
+        host: null,
+        status: 'info',
+        summary: 'The domain accepts no mail (null MX): there is no mail server to test.',
+        details: { starttls: null },
+      },
+    ]);
+    expect(starttlsFindings([], { nullMx: false, hostCount: 0, smtpProbes: true })).toMatchObject([
+      { host: null, status: 'info' },
+    ]);
   });
 });
 
 describe('with SMTP probes turned off (smtp.enabled false)', () => {
   const OFF = { ...MX, smtpProbes: false };
-  it('starttls is info, naming the setting; dane records that cannot be matched are info, bogus ones still critical', () => {
-    const skipped = [
-      { host: 'mx1.a.test', reason: 'SMTP probes are turned off on this instance (smtp.enabled is false)' },
-    ];
-    expect(starttlsFinding({ hosts: [], skipped }, OFF)).toMatchObject({
-      status: 'info',
-      summary: 'The MX hosts were not tested: SMTP probes are turned off on this instance (smtp.enabled).',
-      details: { starttls: [], notTested: skipped },
-    });
-    expect(daneFinding({ hosts: [dane('mx.a.test', 'error')], skipped: [] }, OFF)).toMatchObject({
-      status: 'info',
-      summary: expect.stringMatching(/^TLSA records exist for mx\.a\.test but cannot be matched here/),
-    });
-    expect(daneFinding({ hosts: [dane('mx.a.test', 'error')], skipped: [] }, MX).status).toBe('warning');
-    expect(daneFinding({ hosts: [dane('mx.a.test', 'error', 'bogus')], skipped: [] }, OFF).status).toBe('critical');
+  it('starttls is info for each host, naming the setting; dane records that cannot be matched are info, bogus ones still critical', () => {
+    const failure = 'SMTP probes are turned off on this instance (smtp.enabled is false)';
+    expect(starttlsFindings([{ host: 'mx1.a.test', failure }], OFF)).toEqual([
+      {
+        host: 'mx1.a.test',
+        status: 'info',
+        summary: 'mx1.a.test was not tested: SMTP probes are turned off on this instance (smtp.enabled).',
+        details: { starttls: null },
+      },
+    ]);
+    expect(daneFindings([tested(dane('mx.a.test', 'error'))], OFF)).toMatchObject([
+      {
+        status: 'info',
+        summary: expect.stringMatching(/^TLSA records exist for mx\.a\.test but cannot be matched here/),
+      },
+    ]);
+    expect(daneFindings([tested(dane('mx.a.test', 'error'))], MX)[0]!.status).toBe('warning');
+    expect(daneFindings([tested(dane('mx.a.test', 'error', 'bogus'))], OFF)[0]!.status).toBe('critical');
   });
 });
 
-describe('dane', () => {
+describe('dane: one finding per MX host', () => {
+  const statusOf = (result: DaneResult) => daneFindings([tested(result)], MX)[0]!.status;
+
   it('critical for a mismatch or bogus records; warning for unusable records or no chain', () => {
-    expect(
-      daneFinding({ hosts: [dane('mx.a.test', 'valid'), dane('mx2.a.test', 'mismatch')], skipped: [] }, MX).status,
-    ).toBe('critical');
-    expect(daneFinding({ hosts: [dane('mx.a.test', 'error', 'bogus')], skipped: [] }, MX).status).toBe('critical');
-    expect(daneFinding({ hosts: [dane('mx.a.test', 'unusable')], skipped: [] }, MX).status).toBe('warning');
-    const noChain = daneFinding({ hosts: [dane('mx.a.test', 'error')], skipped: [] }, MX);
+    const findings = daneFindings([tested(dane('mx.a.test', 'valid')), tested(dane('mx2.a.test', 'mismatch'))], MX);
+    expect(findings.map((f) => [f.host, f.status])).toEqual([
+      ['mx.a.test', 'ok'],
+      ['mx2.a.test', 'critical'],
+    ]);
+    expect(statusOf(dane('mx.a.test', 'error', 'bogus'))).toBe('critical');
+    expect(statusOf(dane('mx.a.test', 'unusable'))).toBe('warning');
+    const noChain = daneFindings([tested(dane('mx.a.test', 'error'))], MX)[0];
     expect(noChain).toMatchObject({ status: 'warning', summary: expect.stringMatching(/does not offer STARTTLS/) });
   });
 
-  it('info when DANE is not in use (no records, or unsigned ones); ok when every host with records validates', () => {
-    expect(daneFinding({ hosts: [dane('mx.a.test', 'no-tlsa')], skipped: [] }, MX).status).toBe('info');
-    const unsigned = daneFinding({ hosts: [dane('mx.a.test', 'insecure', 'insecure')], skipped: [] }, MX);
+  it("info when DANE is not in use (no records, or unsigned ones); ok when valid; dane's data as the details", () => {
+    expect(statusOf(dane('mx.a.test', 'no-tlsa'))).toBe('info');
+    const unsigned = daneFindings([tested(dane('mx.a.test', 'insecure', 'insecure'))], MX)[0];
     expect(unsigned).toMatchObject({ status: 'info', summary: expect.stringMatching(/not DNSSEC-signed/) });
-    const ok = daneFinding({ hosts: [dane('mx.a.test', 'valid'), dane('mx2.a.test', 'no-tlsa')], skipped: [] }, MX);
-    expect(ok).toMatchObject({ status: 'ok', details: { dane: expect.any(Array), notTested: [] } });
+    const valid = dane('mx.a.test', 'valid');
+    expect(daneFindings([tested(valid)], MX)).toEqual([
+      { host: 'mx.a.test', status: 'ok', summary: 'DANE validates for mx.a.test.', details: { dane: valid } },
+    ]);
+  });
+
+  it('a host not tested is error without data', () => {
+    expect(daneFindings([{ host: 'mx.a.test', failure: 'mx.a.test has no address' }], MX)).toMatchObject([
+      { host: 'mx.a.test', status: 'error', error: 'mx.a.test has no address', details: { dane: null } },
+    ]);
   });
 });
 

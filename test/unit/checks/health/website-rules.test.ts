@@ -39,7 +39,7 @@ import type { PingStatistics } from '../../../../src/probes/ping/parse.js';
 const DAY = 86_400_000;
 
 describe('checks and details', () => {
-  it('lists the twelve ids of api-v1.md in order, each with a label and not-measured details', () => {
+  it("lists the twelve ids of api-v1.md in order, then grades.md's two ratings, each with a label and not-measured details", () => {
     expect(WEBSITE_CHECK_IDS).toEqual([
       'dns',
       'location',
@@ -53,10 +53,14 @@ describe('checks and details', () => {
       'protocol',
       'compression',
       'ports',
+      'tls-rating',
+      'http-rating',
     ]);
     for (const id of WEBSITE_CHECK_IDS) expect(WEBSITE_CHECK_LABELS[id]).toMatch(/\w/);
     expect(detailsNotMeasured('latency')).toEqual({ totalMs: null, breakdown: null, url: null });
     expect(detailsNotMeasured('ports')).toEqual({ ports: null });
+    expect(detailsNotMeasured('tls-rating')).toEqual({ tlsRating: null });
+    expect(detailsNotMeasured('http-rating')).toEqual({ httpRating: null });
   });
 
   it('a check that could not run says why and what to do', () => {

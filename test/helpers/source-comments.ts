@@ -1,0 +1,82 @@
+/**
+ * The comments of the project's source files, as TypeScript's parser sees them (a `//` inside a string
+ * or a regular expression is no comment), each with the line it starts on and its text with the comment
+ * markers (`//`, `/*`, the leading `*` of a block's lines) taken out and the lines joined, so that a
+ * phrase broken across two comment lines reads as one.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface SourceComment {
+  /** the file, relative to the repository root, with forward slashes */
+  readonly file: string;
+  /** 1-based line the comment starts on */
+  readonly line: number;
+  /** the comment's text, markers removed, its lines joined by single spaces */
+  readonly text: string;
+  /** each line of the comment with its 1-based line number, markers removed */
+  readonly lines: readonly { readonly line: number; readonly text: string }[];
+}
+
+const SOURCE_FILE = /\.(ts|mts|cts|js|mjs|cjs)$/;
+
+/** The source files below `dir` (relative to the root), skipping folders whose relative path `skip` names. */
+export function sourceFiles(dir: string, skip: readonly string[] = []): string[] {
+  const walk = (d: string): string[] =>
+    readdirSync(join(ROOT, d)).flatMap((name) => {
+      const path = `${d}/${name}`;
+      if (name === 'node_modules' || skip.some((s) => path === s || path.startsWith(`${s}/`))) return [];
+      if (statSync(join(ROOT, path)).isDirectory()) return walk(path);
+      return SOURCE_FILE.test(name) && !name.endsWith('.d.ts') && !name.endsWith('.d.mts') ? [path] : [];
+    });
+  return walk(dir);
+}
+
+/** Every comment of one file (relative to the root), in order. */
+export function commentsOf(file: string): SourceComment[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const kind = /\.(js|mjs|cjs)$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
+  const seen = new Set<number>();
+  const ranges: ts.CommentRange[] = [];
+  const collect = (found: ts.CommentRange[] | undefined): void => {
+    for (const range of found ?? []) {
+      if (seen.has(range.pos)) continue;
+      seen.add(range.pos);
+      ranges.push(range);
+    }
+  };
+  // Every token's leading and trailing trivia: a comment before a closing brace belongs to no node.
+  const visit = (node: ts.Node): void => {
+    collect(ts.getLeadingCommentRanges(text, node.pos));
+    collect(ts.getTrailingCommentRanges(text, node.end));
+    for (const child of node.getChildren(source)) visit(child);
+  };
+  visit(source);
+  collect(ts.getLeadingCommentRanges(text, source.endOfFileToken.pos));
+  ranges.sort((a, b) => a.pos - b.pos);
+  return ranges.map((range) => {
+    const first = source.getLineAndCharacterOfPosition(range.pos).line + 1;
+    const raw = text.slice(range.pos, range.end);
+    const lines = raw.split('\n').map((l, i) => ({
+      line: first + i,
+      text: l
+        .replace(/^\s*(\/\/+|\/\*+|\*+(?!\/))?/, '')
+        .replace(/\*+\/\s*$/, '')
+        .trim(),
+    }));
+    return {
+      file: relative(ROOT, join(ROOT, file)).split('\\').join('/'),
+      line: first,
+      text: lines
+        .map((l) => l.text)
+        .filter((l) => l !== '')
+        .join(' '),
+      lines,
+    };
+  });
+}
