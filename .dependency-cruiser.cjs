@@ -10,12 +10,12 @@
  *   graphql/    the Pothos schema, check definitions, yoga and its plugins
  *   rest/       the v1 shim over the GraphQL pipeline
  *   web/        pages and endpoints around the API (developer page, key issuance, health)
- *   top         app.ts, main.ts, create-services.ts, cluster/, http-server.ts (composition)
+ *   top         app.ts, main.ts, create-services.ts, cluster/, http-server.ts, client-errors.ts (composition)
  *
  * There are no exceptions: a rule that needs one is a design question, not a configuration one.
  */
 const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/net/';
-const top = '^src/(app|main|create-services|http-server)[.]ts$|^src/cluster/';
+const top = '^src/(app|main|create-services|http-server|client-errors)[.]ts$|^src/cluster/';
 const services = '^src/services[.]ts$';
 
 /** `from` may not import `to` */
