@@ -4,20 +4,16 @@
  * Order of refusals: 404 unknown path → 405 method → 401 key → 400 parameters → 429 credits (plugin).
  * A CORS preflight (OPTIONS) of a known path is answered before the method check.
  */
-import type { ExecutionResult, GraphQLError } from 'graphql';
 import { suggestionList } from 'graphql/jsutils/suggestionList.js';
-import { withDeadline } from '../deadline.js';
 import { NetdiagError } from '../errors.js';
 import type { AuthOutcome } from '../platform/auth.js';
 import type { Services } from '../services.js';
-import { GENERIC_ERROR_MESSAGE } from '../graphql/errors.js';
 import type { NetdiagYoga } from '../graphql/yoga.js';
-import type { RequestContext } from '../graphql/context.js';
 import { preflightResponse } from '../platform/cors.js';
 import { envelopeResponse } from './envelope.js';
-import { applyFlatten } from './flatten.js';
 import { QueryReader } from './query-reader.js';
 import { restRoutes, type RestRoute } from './routes.js';
+import { executeRoute } from './execute-route.js';
 
 export const REST_PREFIX = '/api/';
 
@@ -75,54 +71,19 @@ export function createRestHandler(yoga: NetdiagYoga, services: Services) {
       throw e;
     }
 
-    // A composite check (defineCheck({ composite: true })) gets the longer bound (decisions §8).
-    const composite = route.check.composite ?? false;
-    const { requestTimeoutMs, compositeTimeoutMs } = services.config.server;
-    const deadlineMs = composite ? compositeTimeoutMs : requestTimeoutMs;
     const headers: Record<string, string> = {};
-    const atEnd: (() => void)[] = [];
-    const { execute, contextFactory, schema } = yoga.getEnveloped({
+    const outcome = await executeRoute(yoga, services, route, {
       request,
       url,
       peerAddress,
       auth,
-      deadlineMs,
+      variables,
       responseHeaders: headers,
-      atEnd,
     });
-    let result: ExecutionResult | 'deadline';
-    try {
-      const contextValue = (await contextFactory()) as unknown as RequestContext;
-      result = await withDeadline(
-        execute({
-          schema,
-          document: route.document,
-          variableValues: variables,
-          contextValue,
-        }) as Promise<ExecutionResult>,
-        deadlineMs,
-        () => 'deadline' as const,
-      );
-    } finally {
-      for (const end of atEnd) end();
+    if (outcome.kind !== 'data') {
+      return envelopeResponse(tool, outcome.status, { error: outcome.message }, { headers, head });
     }
-    if (result === 'deadline') {
-      return envelopeResponse(
-        tool,
-        504,
-        { error: `the check did not finish within ${deadlineMs / 1000} s` },
-        { headers, head },
-      );
-    }
-    const error = result.errors?.[0];
-    if (error) {
-      const { status, message } = statusOf(error, services);
-      return envelopeResponse(tool, status, { error: message }, { headers, head });
-    }
-    const data = applyFlatten(
-      (result.data as Record<string, unknown> | null | undefined)?.[route.field],
-      route.flatten,
-    );
+    const { data } = outcome;
     return envelopeResponse(tool, 200, { data }, { headers, head });
   };
 }
@@ -136,12 +97,4 @@ function unknownTool(tool: string): string {
 
 function unknownPath(pathname: string): string {
   return `no such path: ${pathname.slice(0, 128)}; the API is versioned: GET /api/v1 lists every tool`;
-}
-
-function statusOf(error: GraphQLError, services: Services): { status: number; message: string } {
-  const status = error.extensions?.status;
-  if (typeof status === 'number' && status >= 400 && status < 600) return { status, message: error.message };
-  // Errors from plugins or the executor that carry no status of ours are bugs on our side.
-  services.logger.error('rest_unmapped_error', { message: error.message });
-  return { status: 500, message: GENERIC_ERROR_MESSAGE };
 }
