@@ -18,6 +18,7 @@ import { newJobRecord } from './new-job.js';
 import { jobView } from './job-view.js';
 import { runItem } from './run-item.js';
 import type { Submission } from './submission.js';
+import { oneAtATimePerKey } from './one-at-a-time.js';
 
 /** How often the store is scanned for jobs whose process died, cancellations asked elsewhere, and expired jobs. */
 const SCAN_INTERVAL_MS = 5_000;
@@ -65,7 +66,7 @@ export function createJobService(yoga: NetdiagYoga, services: Services, store: J
     () => services.admission.state().inFlight > 0,
   );
   /** one submission per key at a time in this process, so that `jobs.maxActivePerKey` is exact here */
-  const submitting = new Map<string, Promise<unknown>>();
+  const inTurn = oneAtATimePerKey();
   const itemsFinished = { count: 0 };
   /** jobs whose callback this process is sending */
   const delivering = new Set<string>();
@@ -219,16 +220,7 @@ export function createJobService(yoga: NetdiagYoga, services: Services, store: J
   return {
     // what is written when asked: lines written while the answer streams are not added to it
     results: (record, after) => limited(store.results(record.id, after), record.done - after - 1),
-    async submit(identity, submission) {
-      const before = submitting.get(identity.id) ?? Promise.resolve();
-      const mine = before.then(() => submitNow(identity, submission));
-      const settled = mine.catch(() => undefined);
-      submitting.set(identity.id, settled);
-      void settled.then(() => {
-        if (submitting.get(identity.id) === settled) submitting.delete(identity.id);
-      });
-      return mine;
-    },
+    submit: (identity, submission) => inTurn(identity.id, () => submitNow(identity, submission)),
     async get(id, keyId) {
       const here = active.get(id);
       const record = here?.record ?? (await store.read(id));

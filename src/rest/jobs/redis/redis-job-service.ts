@@ -35,6 +35,7 @@ import {
   TURNS,
 } from './redis-job-keys.js';
 import { CANCEL_JOB, ENQUEUE_JOB, FINISH_ITEM, NEXT_ITEM, SKIP_ITEM } from './redis-job-scripts.js';
+import { oneAtATimePerKey } from '../one-at-a-time.js';
 
 /** How often an instance tops up the queue when nothing else prompts it. */
 const FEED_INTERVAL_MS = 200;
@@ -267,7 +268,7 @@ export function createRedisJobService(yoga: NetdiagYoga, services: Services, red
   }
 
   /** one submission per key at a time in this process (across instances the limit may be passed by one) */
-  const submitting = new Map<string, Promise<unknown>>();
+  const inTurn = oneAtATimePerKey();
 
   async function submitNow(identity: KeyIdentity, submission: Submission): Promise<SubmitOutcome> {
     const active = (await listByKey(identity.id)).filter((j) => isActive(j.status)).length;
@@ -310,16 +311,7 @@ export function createRedisJobService(yoga: NetdiagYoga, services: Services, red
   }
 
   return {
-    async submit(identity, submission) {
-      const before = submitting.get(identity.id) ?? Promise.resolve();
-      const mine = before.then(() => submitNow(identity, submission));
-      const settled = mine.catch(() => undefined);
-      submitting.set(identity.id, settled);
-      void settled.then(() => {
-        if (submitting.get(identity.id) === settled) submitting.delete(identity.id);
-      });
-      return mine;
-    },
+    submit: (identity, submission) => inTurn(identity.id, () => submitNow(identity, submission)),
     async get(id, keyId) {
       const record = await read(id);
       if (!record || record.keyId !== keyId) return null;
