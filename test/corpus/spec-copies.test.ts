@@ -1,6 +1,7 @@
 /**
- * docs/contract/ holds copies of the project's specification (docs/README.md); when the shared specification
- * is beside the checkout, every copy must equal it. Skipped in a clone of the project alone.
+ * docs/contract/ holds copies of the project's specification (docs/README.md), and data/ the Mozilla TLS
+ * guidelines the grades contract names (read by tls-rating); when the shared specification is beside the
+ * checkout, every copy must equal it. Skipped in a clone of the project alone.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -10,6 +11,7 @@ import { sharedFixturesDir } from './shared-dir.js';
 const fixtures = sharedFixturesDir();
 const specDir = fixtures === null ? null : join(dirname(fixtures), 'spec');
 const docsDir = resolve(import.meta.dirname, '..', '..', 'docs', 'contract');
+const dataDir = resolve(import.meta.dirname, '..', '..', 'data');
 
 describe.skipIf(specDir === null || !existsSync(specDir))('docs/contract/ copies of the specification', () => {
   for (const name of [
@@ -25,4 +27,8 @@ describe.skipIf(specDir === null || !existsSync(specDir))('docs/contract/ copies
       expect(readFileSync(join(docsDir, name), 'utf8')).toBe(readFileSync(join(specDir!, name), 'utf8'));
     });
   }
+  it('data/mozilla-tls-guidelines-5.7.json equals the shared specification', () => {
+    const name = 'mozilla-tls-guidelines-5.7.json';
+    expect(readFileSync(join(dataDir, name), 'utf8')).toBe(readFileSync(join(specDir!, name), 'utf8'));
+  });
 });
