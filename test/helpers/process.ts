@@ -7,7 +7,7 @@
  * dist/ is built (when stale) once before the suite, by test/global-setup.ts.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -69,4 +69,27 @@ export function startService(
   const listening = addressOf('listening');
   const metricsListening = addressOf('metrics_listening');
   return { child, exited, listening, metricsListening, output: () => out, errors: () => err };
+}
+
+/** The processes whose parent is `pid`, read from /proc (field 4 of /proc/<pid>/stat, after the name). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // the name is in parentheses and may hold spaces: the fields after its last ')' are split
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // the process ended while the list was read
+    }
+  }
+  return children;
+}
+
+/** SIGKILL for a service and its workers at once: a crash, nothing written on the way out. */
+export function killHard(pid: number): void {
+  for (const child of childrenOf(pid)) process.kill(child, 'SIGKILL');
+  process.kill(pid, 'SIGKILL');
 }

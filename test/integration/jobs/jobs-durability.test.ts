@@ -4,12 +4,11 @@
  * data directory: the job completes with every item exactly once in its results, in target order, items
  * that were running run at most once more, and nothing is charged for the resumed items.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../helpers/process.js';
+import { killHard, startService } from '../../helpers/process.js';
 import { rr, startDnsLab, type DnsLab } from '../../lab/dns-server.js';
 
 const KEY = 'durable-key-0123456789';
@@ -30,22 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await lab.close();
 });
-
-/** SIGKILL for the process and its children (the worker): a crash, nothing written on the way out. */
-function killHard(pid: number): void {
-  let children: number[] = [];
-  try {
-    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    // no children
-  }
-  for (const child of children) process.kill(child, 'SIGKILL');
-  process.kill(pid, 'SIGKILL');
-}
 
 describe('a job survives a crash', { timeout: 120_000 }, () => {
   it('resumes after SIGKILL at about half: every item exactly once, charged once', async () => {

@@ -4,9 +4,8 @@
  * takes its items — the running ones again once their locks lapse (`jobs.staleAfterMs`) — so that the
  * job completes with every item exactly once in its results, and each item asked at most twice.
  */
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../helpers/process.js';
+import { killHard, startService } from '../../helpers/process.js';
 import { rr, startDnsLab, type DnsLab } from '../../lab/dns-server.js';
 import { REDIS_MISSING_MESSAGE, redisServerPath, startRedisLab, type RedisLab } from '../../lab/redis.js';
 
@@ -18,21 +17,6 @@ const N = 240;
 
 let lab: DnsLab;
 let redis: RedisLab;
-
-function killHard(pid: number): void {
-  let children: number[] = [];
-  try {
-    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    // no children
-  }
-  for (const child of children) process.kill(child, 'SIGKILL');
-  process.kill(pid, 'SIGKILL');
-}
 
 suite('a job on Redis survives the death of an instance', { timeout: 120_000 }, () => {
   beforeAll(async () => {
