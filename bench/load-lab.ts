@@ -9,7 +9,8 @@
 import { rr, startDnsLab } from '../test/lab/dns-server.js';
 import { startHttpLab } from '../test/lab/http-server.js';
 import { labPki } from '../test/lab/pki.js';
-import { nginxBinary, startNginxLab } from './load-lab-nginx.js';
+import { nginxBinary } from '../test/lab/nginx.js';
+import { startNginxLab } from './load-lab-nginx.js';
 import { startTlsServer, type LabTlsServer } from '../test/lab/tls-server.js';
 
 const pki = await labPki();

@@ -17,7 +17,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { graphql } from '../helpers/app.js';
 import { rr, startDnsLab, type DnsLab } from '../lab/dns-server.js';
 import { startLegacyFront } from '../lab/legacy-front.js';
-import { nginxPath, startNginxTls, type NginxTlsOptions } from '../lab/nginx-tls-server.js';
+import { nginxBinary } from '../lab/nginx.js';
+import { startNginxTls, type NginxTlsOptions } from '../lab/nginx-tls-server.js';
 import { createRatingPki, type RatingLeaf, type RatingPki } from '../lab/rating-pki.js';
 
 const HOST = 'rated.lab.test';
@@ -302,7 +303,7 @@ async function nginx(options: Omit<NginxTlsOptions, 'chain' | 'key'>): Promise<n
   return server.port;
 }
 
-describe.skipIf(nginxPath() === null)('tls-rating grades of nginx servers', () => {
+describe.skipIf(nginxBinary() === null)('tls-rating grades of nginx servers', () => {
   it('A+: TLS 1.2 and 1.3, ECDHE AEAD suites, HSTS for two years', async () => {
     const data = await rate(
       await nginx({

@@ -4,11 +4,11 @@
  * given. Debian's nginx links the system OpenSSL 3, so it accepts what that library builds (no 3DES, RC4
  * or SSLv3). Null when nginx is not installed.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nginxBinary, nginxConfigStart, runNginx } from './nginx.js';
 import { unusedPort } from './tcp-server.js';
 
 export interface NginxTlsOptions {
@@ -33,33 +33,8 @@ export interface NginxTlsServer {
   close(): Promise<void>;
 }
 
-export function nginxPath(): string | null {
-  for (const path of ['/usr/sbin/nginx', 'nginx']) {
-    if (spawnSync(path, ['-v'], { stdio: 'ignore' }).status === 0) return path;
-  }
-  return null;
-}
-
-async function listening(port: number, child: ChildProcess): Promise<void> {
-  const end = Date.now() + 10_000;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}) before it listened`);
-    if (Date.now() > end) throw new Error(`nginx did not listen on 127.0.0.1:${port} within 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 export async function startNginxTls(options: NginxTlsOptions): Promise<NginxTlsServer | null> {
-  const binary = nginxPath();
+  const binary = nginxBinary();
   if (binary === null) return null;
   const dir = mkdtempSync(join(tmpdir(), 'netdiag-nginx-tls-'));
   writeFileSync(join(dir, 'chain.pem'), options.chain);
@@ -81,20 +56,7 @@ export async function startNginxTls(options: NginxTlsOptions): Promise<NginxTlsS
   const hsts = options.hsts ? `add_header Strict-Transport-Security "${options.hsts}" always;` : '';
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `
-daemon off;
-master_process off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} crit;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${join(dir, 'body')};
-  proxy_temp_path ${join(dir, 'proxy')};
-  fastcgi_temp_path ${join(dir, 'fastcgi')};
-  uwsgi_temp_path ${join(dir, 'uwsgi')};
-  scgi_temp_path ${join(dir, 'scgi')};
+    `${nginxConfigStart(dir, { errorLogLevel: 'crit', workerConnections: 1024 })}
   server {
     listen 127.0.0.1:${port} ssl;
     ssl_certificate ${join(dir, 'chain.pem')};
@@ -111,23 +73,6 @@ http {
 }
 `,
   );
-  const child = spawn(binary, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'ignore' });
-  try {
-    await listening(port, child);
-  } catch (error) {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => {
-          rmSync(dir, { recursive: true, force: true });
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
+  const nginx = await runNginx(binary, dir, [port]);
+  return { port, close: () => nginx.close() };
 }
