@@ -9,7 +9,7 @@
  * readable; source maps beside it). A worker then loads about 9 MB less code than from the separate
  * modules tsc would emit, and starts faster (docs/operations.md "Under load"). Type checking is `npm run typecheck`.
  * node_modules/ stays needed at run time for the files read from packages (the bundled IP data,
- * swagger-ui-dist's assets).
+ * swagger-ui-dist's assets) and for lmdb, whose native binary is loaded from its package.
  */
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -89,6 +89,8 @@ export function bundleOptions() {
     banner: {
       js: "import { createRequire as __netdiagCreateRequire } from 'node:module'; const require = __netdiagCreateRequire(import.meta.url);",
     },
+    // lmdb loads its native binary from its own package directory: it cannot live inside a bundle
+    external: ['lmdb'],
     plugins: [definitionsWrittenOut, withoutJsonSerializerCompiler],
     logLevel: 'warning',
   };

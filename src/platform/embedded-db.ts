@@ -1,0 +1,32 @@
+/**
+ * The embedded database of an instance without Redis: one LMDB environment in `server.dataDir`, shared by
+ * every process of the instance (the primary, the API workers, the job worker). LMDB serialises writers and
+ * lets readers run beside them across processes through its lock file, and a committed write survives
+ * SIGKILL of the writing process (the pages are the operating system's once committed): what a journal of
+ * our own would otherwise have to do. The choice is in docs/architecture.md "Dependencies".
+ *
+ * Each store opens its own named database in the environment (`openDB({ name })`); keys are ordered
+ * (lmdb's key encoding sorts arrays element by element), so "a key's jobs, newest first" or "a target's last
+ * runs" are range reads, never scans.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type RootDatabase } from 'lmdb';
+
+/** The environment's directory inside `server.dataDir`. */
+export const EMBEDDED_DB_DIR = 'db';
+
+/** Named databases an environment may hold (each store opens one or two). */
+const MAX_NAMED_DATABASES = 32;
+
+export type EmbeddedDb = RootDatabase;
+
+/**
+ * Opens (creating it when missing) the environment under `dataDir`. lmdb-js keeps one environment per path
+ * and process, so opening it twice in one process returns the same one.
+ */
+export function openEmbeddedDb(dataDir: string): EmbeddedDb {
+  const path = join(dataDir, EMBEDDED_DB_DIR);
+  mkdirSync(path, { recursive: true });
+  return open({ path, maxDbs: MAX_NAMED_DATABASES });
+}
