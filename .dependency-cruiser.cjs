@@ -7,15 +7,17 @@
  *   loaders/    the per-request check context: every loader and cross-request cache
  *   checks/     rules (pure) and run modules (through the check context)
  *   services.ts the long-lived services' type: the loaders' dependencies and the platform
+ *   jobs/       one check over many targets: the job's shape, operations, stores, runners, signed delivery
+ *               (the tools it runs come through a port the REST layer implements)
  *   graphql/    the Pothos schema, check definitions, yoga and its plugins
  *   rest/       the v1 shim over the GraphQL pipeline
  *   web/        pages and endpoints around the API (developer page, key issuance, health)
- *   top         app.ts, main.ts, create-services.ts, cluster/, http-server.ts, client-errors.ts (composition)
+ *   top         app.ts, main.ts, job-worker.ts, create-services.ts, cluster/, http-server.ts, client-errors.ts (composition)
  *
  * There are no exceptions: a rule that needs one is a design question, not a configuration one.
  */
 const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/net/';
-const top = '^src/(app|main|create-services|http-server|client-errors)[.]ts$|^src/cluster/';
+const top = '^src/(app|main|job-worker|create-services|http-server|client-errors)[.]ts$|^src/cluster/';
 const services = '^src/services[.]ts$';
 
 /** `from` may not import `to` */
@@ -24,16 +26,17 @@ const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error',
 module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'a cycle makes two modules one', severity: 'error', from: {}, to: { circular: true } },
-    forbid('foundation-imports-nothing-above', 'errors, config, log, validation and net/ sit below every layer', foundation, `^src/(probes|platform|loaders|checks|graphql|rest|web)/|${services}|${top}`),
-    forbid('probes-import-nothing-above', 'probes own their types, parsers and errors', '^src/probes/', `^src/(platform|loaders|checks|graphql|rest|web)/|${services}|${top}`),
-    forbid('platform-below-loaders-and-checks', 'platform serves every layer above probes and knows none of them', '^src/platform/', `^src/(loaders|checks|graphql|rest|web)/|${services}|${top}`),
-    forbid('loaders-below-checks', 'the check context knows probes and platform, not the checks using it', '^src/loaders/', `^src/(checks|graphql|rest|web)/|${services}|${top}`),
-    forbid('services-below-checks', 'the services type gathers the layers below it', services, `^src/(checks|graphql|rest|web)/|${top}`),
-    forbid('checks-below-graphql', 'checks reach the outside only through the check context', '^src/checks/', `^src/(platform|graphql|rest|web)/|${services}|${top}`),
+    forbid('foundation-imports-nothing-above', 'errors, config, log, validation and net/ sit below every layer', foundation, `^src/(probes|platform|loaders|checks|jobs|graphql|rest|web)/|${services}|${top}`),
+    forbid('probes-import-nothing-above', 'probes own their types, parsers and errors', '^src/probes/', `^src/(platform|loaders|checks|jobs|graphql|rest|web)/|${services}|${top}`),
+    forbid('platform-below-loaders-and-checks', 'platform serves every layer above probes and knows none of them', '^src/platform/', `^src/(loaders|checks|jobs|graphql|rest|web)/|${services}|${top}`),
+    forbid('loaders-below-checks', 'the check context knows probes and platform, not the checks using it', '^src/loaders/', `^src/(checks|jobs|graphql|rest|web)/|${services}|${top}`),
+    forbid('services-below-checks', 'the services type gathers the layers below it', services, `^src/(checks|jobs|graphql|rest|web)/|${top}`),
+    forbid('checks-below-graphql', 'checks reach the outside only through the check context', '^src/checks/', `^src/(platform|jobs|graphql|rest|web)/|${services}|${top}`),
+    forbid('jobs-below-graphql', 'jobs know the tools they run only through their port (jobs/job-tools.ts), which the REST layer implements', '^src/jobs/', `^src/(checks|graphql|rest|web)/|${top}`),
     forbid('graphql-below-rest', 'the schema does not know the REST shim or the pages', '^src/graphql/', '^src/(rest|web)/|' + top),
     forbid('rest-below-web', 'the REST shim does not know the pages', '^src/rest/', '^src/web/|' + top),
     forbid('web-below-top', 'pages do not know the composition root', '^src/web/', top),
-    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: loading the schema and its checks cost it 25 MB", '^src/cluster/', '^src/(loaders|checks|graphql|rest|web)/|^src/(app|create-services|http-server)[.]ts$'),
+    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: loading the schema and its checks cost it 25 MB", '^src/cluster/', '^src/(loaders|checks|graphql|rest|web)/|^src/(app|create-services|http-server|job-worker)[.]ts$|^src/jobs/(?!job-bus[.]ts$)'),
     forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', '^(test|bench|scripts)/'),
     {
       name: 'no-dev-dependencies-in-src',

@@ -12,8 +12,10 @@ import { createNetdiagYoga } from './graphql/yoga.js';
 import { precompileDocuments } from './graphql/plugins/use-precompiled-documents.js';
 import { MAX_OPERATION_BODY_BYTES } from './graphql/plugins/use-operation-limits.js';
 import { createRestHandler, REST_PREFIX, restRouteFor, toolOf } from './rest/handler.js';
-import { createJobs } from './rest/jobs/create-jobs.js';
-import type { JobStats } from './rest/jobs/job-service.js';
+import { createJobsHandler, isJobsPath } from './rest/jobs/jobs-handler.js';
+import { createRestJobTools } from './rest/jobs/rest-job-tools.js';
+import { createJobsApi, type RunnerPlace } from './jobs/jobs-module.js';
+import type { JobStats } from './jobs/job-runner.js';
 import { isRefusal, type ShedReason } from './platform/admission.js';
 import { envelopeResponse } from './rest/envelope.js';
 import { livenessResponse, readinessResponse } from './web/health.js';
@@ -56,14 +58,19 @@ export interface App {
   fetch(request: Request, server?: ServerContext): Promise<Response>;
   /**
    * Stops the background work: job items stop being taken (an item cut short runs again at the next
-   * start, docs/jobs.md "Durability"), and the job queue's connections close.
+   * start, docs/jobs.md "Durability"), event streams end, and the job store's connections close.
    */
-  stopBackground(): void;
-  /** jobs by status, items finished, items waiting: for /metrics (src/rest/jobs/job-service.ts JobStats) */
+  stopBackground(): Promise<void>;
+  /** jobs by status, items finished, items waiting, of a runner in this process: for /metrics (src/jobs/job-runner.ts) */
   jobStats(): Promise<JobStats>;
 }
 
-export function createApp(services: Services): App {
+export interface AppOptions {
+  /** where job items run: in this process (the default), or in the job worker (docs/jobs.md "Where items run") */
+  readonly jobs?: RunnerPlace;
+}
+
+export function createApp(services: Services, options: AppOptions = {}): App {
   // Each REST route's document is compiled once, here (docs/architecture.md "The REST shim").
   const precompiled = precompileDocuments(
     schema,
@@ -71,9 +78,19 @@ export function createApp(services: Services): App {
   );
   // Jobs run their items through this same pipeline, on a slot budget of their own (docs/contract/jobs.md);
   // the GraphQL job fields reach them through the context.
-  const yoga = createNetdiagYoga(services, { precompiled, jobs: () => jobs.operations });
+  const yoga = createNetdiagYoga(services, { precompiled, jobs: () => jobs.port });
   const rest = createRestHandler(yoga, services);
-  const jobs = createJobs(yoga, services);
+  /** requests to the job endpoints in flight: admitted like the others, but not interactive work items yield to */
+  let jobRequests = 0;
+  const jobs = createJobsApi({
+    services,
+    tools: createRestJobTools(yoga, services),
+    place: options.jobs ?? {
+      kind: 'here',
+      interactiveBusy: () => services.admission.state().inFlight > jobRequests,
+    },
+  });
+  const jobsHandler = createJobsHandler(jobs.port);
   const developer = createDeveloperRoutes(services);
   const unkeyed = createUnkeyedGate(services);
   const docs = createDocsRoutes(OPENAPI_PATH);
@@ -223,10 +240,18 @@ export function createApp(services: Services): App {
       });
       return { tool: 'v1', response: envelopeResponse('v1', 200, { data: index }) };
     }
-    if (jobs.handles(url.pathname)) {
-      // Not through interactive admission: submitting only validates and stores, reading is free, and
-      // the items take the jobs' own slots (docs/contract/jobs.md "Fair and bounded").
-      return { tool: 'jobs', response: await jobs.handle(request, url, auth) };
+    if (isJobsPath(url.pathname)) {
+      // Admitted as every request that does work (docs/jobs.md "Prices and limits"); the items themselves take the
+      // runner's own slots. An event stream holds its slot only until its answer starts.
+      if (request.method === 'OPTIONS') return { tool: 'jobs', response: await jobsHandler(request, url, auth) };
+      return admitted('jobs', auth.ok ? auth.identity.id : null, async () => {
+        jobRequests++;
+        try {
+          return await jobsHandler(request, url, auth);
+        } finally {
+          jobRequests--;
+        }
+      });
     }
     if (url.pathname.startsWith(REST_PREFIX)) {
       const tool = toolOf(url.pathname);
@@ -246,7 +271,7 @@ export function createApp(services: Services): App {
 
   return {
     stopBackground: () => jobs.stop(),
-    jobStats: () => jobs.service.stats(),
+    jobStats: () => jobs.stats(),
     async fetch(request, server = { peerAddress: null }) {
       const started = performance.now();
       const url = new URL(request.url);

@@ -133,6 +133,11 @@ const schema = z
           .describe(
             'worker processes serving HTTP behind the primary process (which owns the port and answers liveness, whatever the count); `0` = one per core (see [Every core](operations.md#every-core))',
           ),
+        role: z.enum(['both', 'api', 'jobs']).default('both').meta({
+          description:
+            'what this instance runs: `both` the API and the job items (in a job worker process of their own), `api` the API only, `jobs` the job items only (no API port); `api` and `jobs` need `store.redisUrl`, where every instance shares one queue ([Where items run](jobs.md#where-items-run))',
+          env: 'NETDIAG_ROLE',
+        }),
       })
       .strict()
       .prefault({})
@@ -513,6 +518,14 @@ const schema = z
         callbackBackoffMs: positiveMs
           .default(2_000)
           .describe("wait before a job callback's second try; the third waits four times as long (3 tries in all)"),
+        maxStreamsPerKey: z
+          .number()
+          .int()
+          .min(1)
+          .default(10)
+          .describe(
+            'event streams (GET /api/v1/jobs/{id}/events) one key may hold open per process; one more is a 429',
+          ),
       })
       .strict()
       .prefault({})
@@ -677,6 +690,7 @@ function applyEnv(raw: Record<string, any>, env: NodeJS.ProcessEnv): void {
   }
   if (env.NETDIAG_SECRET) section('auth').secret = env.NETDIAG_SECRET;
   if (env.REDIS_URL) section('store').redisUrl = env.REDIS_URL;
+  if (env.NETDIAG_ROLE) section('server').role = env.NETDIAG_ROLE;
   if (env.IPINFO_TOKEN) section('ipInfo').token = env.IPINFO_TOKEN;
 }
 
@@ -730,6 +744,11 @@ export function buildConfig(
   const result = schema.safeParse(copy);
   if (!result.success) throw new ConfigError(formatIssues(result.error, source));
   const p = result.data;
+  // One instance without Redis runs its own jobs: a role of one kind needs the queue other instances share.
+  if (p.server.role !== 'both' && p.store.redisUrl === null)
+    throw new ConfigError(
+      `${source}: "server.role": "${p.server.role}" needs store.redisUrl (instances share the job queue there); without Redis an instance runs both`,
+    );
   const config = {
     ...p,
     dns: {

@@ -11,8 +11,10 @@ import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createJsonLogger, type Logger } from './log.js';
 import { whileStarting } from './web/starting.js';
+import type { ParentChannel } from './jobs/job-bus.js';
 import type { Services } from './services.js';
 import type { App } from './app.js';
+import { JOB_WORKER_ENV } from './cluster/job-worker-process.js';
 
 const SHUTDOWN_GRACE_MS = 25_000;
 
@@ -34,6 +36,12 @@ async function main(): Promise<void> {
   if (cluster.isPrimary) {
     const { runPrimary } = await import('./cluster/primary.js');
     await runPrimary(config, logger, { shutdownGraceMs: SHUTDOWN_GRACE_MS, answerWithoutWorker: whileStarting });
+    return;
+  }
+  // the worker the primary forks to run the job items (src/cluster/job-worker-process.ts)
+  if (process.env[JOB_WORKER_ENV] === '1') {
+    const { runJobWorker } = await import('./job-worker.js');
+    await runJobWorker(config, logger, started);
     return;
   }
   await runWorker(config, logger, started);
@@ -65,7 +73,7 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
     }, SHUTDOWN_GRACE_MS).unref();
     // Take no new job item (one cut short runs again at the next start), no new connection; let in-flight
     // requests finish, close idle keep-alive connections.
-    app?.stopBackground();
+    void app?.stopBackground();
     draining().then(async () => {
       await services?.close();
       logger.info('stopped', { pid: process.pid });
@@ -83,6 +91,7 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
     { LEDGERS_IN_PRIMARY_ENV, ipcLedgers },
     { takeHandedConnections },
     { expositionFromPrimary, serveMetricsToPrimary },
+    { ipcApiJobBus },
   ] = await Promise.all([
     import('./create-services.js'),
     import('./app.js'),
@@ -91,6 +100,7 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
     import('./cluster/ledger-ipc.js'),
     import('./cluster/handed-connections.js'),
     import('./cluster/metrics-ipc.js'),
+    import('./jobs/job-bus.js'),
   ]);
   try {
     // Services read files named by the configuration (RDAP bootstrap, IP database): a bad one is a
@@ -108,7 +118,10 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
   serveMetricsToPrimary(primary, services.metrics.registry);
   // /metrics on the API port (with metrics.token) shows the whole instance, as the metrics port does.
   services.metrics.exposeFrom(expositionFromPrimary(primary));
-  app = createApp(services);
+  // Job items run in the job worker (or, with Redis, in the instances whose role includes jobs): never here,
+  // beside the interactive requests (docs/jobs.md "Where items run").
+  const bus = config.store.redisUrl === null ? ipcApiJobBus(process as unknown as ParentChannel) : undefined;
+  app = createApp(services, { jobs: { kind: 'elsewhere', ...(bus ? { bus } : {}) } });
   const { jobStats } = app;
   services.metrics.watchJobs(jobStats, config.store.redisUrl !== null);
   const intake = takeHandedConnections(createHttpServer(app), primary);

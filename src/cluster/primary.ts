@@ -32,6 +32,7 @@ import { createMetricsListener } from './metrics-listener.js';
 import { answeredByPrimary } from './primary-answers.js';
 import { isWorkerState } from './worker-messages.js';
 import { helperPoolSize, workerExecArgv } from './worker-gc.js';
+import { startJobWorkerProcess, type JobWorkerProcess } from './job-worker-process.js';
 
 /** A worker that dies after it was ready is replaced after this pause, never in a tight loop. */
 const RESPAWN_DELAY_MS = 1_000;
@@ -82,7 +83,9 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
     },
   });
   const readyWorkers = () => [...phases].filter(([, phase]) => phase === 'ready').map(([worker]) => worker);
-  const collector = createMetricsCollector(metrics.registry, readyWorkers);
+  // the job worker (docs/jobs.md "Where items run") is counted in /metrics once ready
+  let jobWorker: JobWorkerProcess | null = null;
+  const collector = createMetricsCollector(metrics.registry, () => [...readyWorkers(), ...(jobWorker?.ready() ?? [])]);
   const metricsListener =
     config.metrics.port === null ? null : createMetricsListener(collector.exposition, config.metrics.token, logger);
 
@@ -98,13 +101,14 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
     logger.info('shutdown', { signal: reason, workers: phases.size });
     router.close();
     metricsListener?.close();
+    jobWorker?.stop();
     // Each worker takes no new connection, finishes what it has in flight and exits (main.ts).
     for (const worker of phases.keys()) {
       router.withdraw(worker);
       worker.process.kill('SIGTERM');
     }
     const check = setInterval(() => {
-      if (phases.size > 0) return;
+      if (phases.size > 0 || jobWorker?.running()) return;
       clearInterval(check);
       logger.info('stopped', {});
       exit(code);
@@ -141,6 +145,7 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
     phases.set(worker, 'starting');
     if (stores) serveLedgers(worker, stores);
     collector.serve(worker);
+    jobWorker?.relayFrom(worker);
     worker.on('message', (message: unknown) => {
       if (isWorkerState(message, 'ready') && phases.get(worker) === 'starting' && !stopping) {
         phases.set(worker, 'ready');
@@ -213,7 +218,14 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
   const execArgv = workerExecArgv(process.execArgv, { workers, cores });
   cluster.setupPrimary({ execArgv });
   if (stopping) return;
-  for (let i = 0; i < workers; i++) fork();
+  if (config.server.role !== 'api')
+    jobWorker = startJobWorkerProcess({
+      ledgers: stores,
+      apiWorkers: readyWorkers,
+      logger,
+      failed: (message) => failStart(`${message}. The instance stops`, {}, EX_START_FAILED),
+    });
+  if (config.server.role !== 'jobs') for (let i = 0; i < workers; i++) fork();
   logger.info('primary', {
     pid: process.pid,
     workers,

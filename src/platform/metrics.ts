@@ -68,7 +68,7 @@ export interface Metrics {
   exposeFrom(source: () => Promise<string>): void;
 }
 
-/** What the jobs report to /metrics (src/rest/jobs/job-service.ts JobStats). */
+/** What the jobs report to /metrics (src/jobs/job-runner.ts JobStats). */
 export interface JobFigures {
   readonly jobs: { readonly queued: number; readonly running: number };
   readonly itemsFinished: number;

@@ -1,5 +1,5 @@
 /**
- * The embedded credit ledger made durable (docs/contract/jobs.md "Durable": the embedded credit ledger
+ * The embedded credit ledger made durable (docs/contract/jobs.md "Behaviour", durable: the embedded credit ledger
  * moves into the store in `server.dataDir`, so a restart no longer hands every key a fresh allowance).
  * It wraps the in-memory ledger (./quota.ts) and keeps a journal beside it: one line per charge and per
  * refund, appended as they happen and flushed to disk at least once a second; at start the journal is

@@ -1,7 +1,7 @@
 /**
  * One run of a REST route's fixed document through the yoga pipeline (getEnveloped: context, credits
  * plugin, error masking, the compiled executor), within the route's bound: what a single call
- * (handler.ts) and a job item (jobs/run-item.ts) both do, so an item's answer is the single call's.
+ * (handler.ts) and a job item (jobs/rest-job-tools.ts) both do, so an item's answer is the single call's.
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { withDeadline } from '../deadline.js';

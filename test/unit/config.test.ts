@@ -15,6 +15,7 @@ describe('configuration', () => {
       requestTimeoutMs: 20000,
       compositeTimeoutMs: 30000,
       workers: 0,
+      role: 'both',
     });
     expect(c.tcp).toEqual({ connectTimeoutMs: 5000 });
     expect(c.tls).toEqual({ handshakeTimeoutMs: 5000, ratingHandshakes: 200, ratingConcurrency: 8 });
@@ -114,5 +115,14 @@ describe('configuration', () => {
     expect(parseHostPort('[2001:db8::1]:5353', 53)).toEqual({ host: '2001:db8::1', port: 5353 });
     expect(parseHostPort('host:0', 53)).toBeNull();
     expect(parseHostPort('bad host', 53)).toBeNull();
+  });
+});
+
+describe('server.role', () => {
+  it('takes api or jobs only with store.redisUrl, where instances share the job queue', () => {
+    expect(() => buildConfig({ server: { role: 'jobs' } })).toThrow(/"server.role": "jobs" needs store.redisUrl/);
+    const redis = { store: { redisUrl: 'redis://127.0.0.1:6390/0' } };
+    expect(buildConfig(redis, { NETDIAG_ROLE: 'api' }).server.role).toBe('api');
+    expect(buildConfig({ ...redis, server: { role: 'jobs' } }).server.role).toBe('jobs');
   });
 });

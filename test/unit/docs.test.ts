@@ -53,8 +53,16 @@ describe('configuration keys', () => {
     expect(new Set(documented.map((k) => k.env))).toEqual(read);
     for (const key of documented) {
       const value =
-        key.env === 'PORT' ? '8181' : key.env === 'REDIS_URL' ? 'redis://127.0.0.1:6390/0' : 'a-value-0123456789';
-      const config = buildConfig({}, { [key.env!]: value }) as unknown as Record<string, Record<string, unknown>>;
+        key.env === 'PORT'
+          ? '8181'
+          : key.env === 'REDIS_URL'
+            ? 'redis://127.0.0.1:6390/0'
+            : key.env === 'NETDIAG_ROLE'
+              ? 'api'
+              : 'a-value-0123456789';
+      // a role of one kind needs Redis
+      const base = key.env === 'NETDIAG_ROLE' ? { store: { redisUrl: 'redis://127.0.0.1:6390/0' } } : {};
+      const config = buildConfig(base, { [key.env!]: value }) as unknown as Record<string, Record<string, unknown>>;
       const [section, name] = key.path.split('.') as [string, string];
       expect(JSON.stringify(config[section]?.[name]), key.path).toContain(value === '8181' ? '8181' : value);
     }

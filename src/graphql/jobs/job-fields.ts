@@ -1,79 +1,22 @@
 /**
- * The GraphQL face of jobs (docs/contract/jobs.md "GraphQL"): `job(id)` and `jobs` on Query, `submitJob`
+ * The GraphQL face of jobs (docs/jobs.md "GraphQL"): `job(id)` and `jobs` on Query, `submitJob`
  * and `cancelJob` on Mutation — the only mutations (src/graphql/plugins/use-operation-limits.ts). They
- * go through the same operations as the REST endpoints (the request context's `jobs`, ./jobs-port.ts),
+ * go through the same operations as the REST endpoints (the request context's `jobs`, src/jobs/jobs-port.ts),
  * so refusals, messages and prices are the same: submitting charges cost × targets; the rest is free.
  */
 import { GraphQLError } from 'graphql';
 import { builder } from '../builder.js';
 import type { RequestContext } from '../context.js';
-import type { JobAccepted, JobLinks, JobPage, JobsAnswer, JobsPort, JobView } from './jobs-port.js';
+import type { JobAccepted, JobPage, JobView } from '../../jobs/job-shape.js';
+import { jobAcceptedSchema, jobPageSchema, jobViewSchema } from '../../jobs/job-shape.js';
+import type { JobsAnswer, JobsPort } from '../../jobs/jobs-port.js';
+import { objectOf } from './job-types.js';
 
-const JobStatus = builder.enumType('JobStatus', {
-  description: 'queued: no item has started; running; done: every item finished; cancelled: stopped by its key.',
-  values: ['queued', 'running', 'done', 'cancelled'] as const,
-});
-
-const JobCallback = builder
-  .objectRef<{ status: string; attempts: number; error: string | null }>('JobCallback')
-  .implement({
-    description: 'The outcome of the callback to `callbackUrl` when the job ended.',
-    fields: (t) => ({
-      status: t.exposeString('status', { description: 'pending, delivered or failed' }),
-      attempts: t.exposeInt('attempts'),
-      error: t.exposeString('error', { nullable: true }),
-    }),
-  });
-
-const Job = builder.objectRef<JobView>('Job').implement({
-  description: 'A job: one check over many targets, run in the background (GET /api/v1/jobs/{id}).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    status: t.field({ type: JobStatus, resolve: (job) => job.status }),
-    tool: t.exposeString('tool', { description: 'the REST tool every item runs' }),
-    total: t.exposeInt('total'),
-    done: t.exposeInt('done', { description: 'finished items, failed ones included' }),
-    failed: t.exposeInt('failed'),
-    cancelled: t.exposeInt('cancelled', { description: 'items that never ran' }),
-    createdAt: t.exposeString('createdAt'),
-    startedAt: t.exposeString('startedAt', { nullable: true }),
-    finishedAt: t.exposeString('finishedAt', { nullable: true }),
-    etaSeconds: t.exposeInt('etaSeconds', { nullable: true }),
-    callback: t.field({ type: JobCallback, nullable: true, resolve: (job) => job.callback }),
-  }),
-});
-
-const JobLinksType = builder.objectRef<JobLinks>('JobLinks').implement({
-  fields: (t) => ({
-    self: t.exposeString('self'),
-    results: t.exposeString('results', { description: 'NDJSON, or CSV with ?format=csv' }),
-    events: t.exposeString('events', { description: 'server-sent events: progress and end' }),
-  }),
-});
-
-const JobSubmission = builder.objectRef<JobAccepted>('JobSubmission').implement({
-  description: 'A job just accepted (POST /api/v1/jobs → 202).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    status: t.field({ type: JobStatus, resolve: (job) => job.status }),
-    tool: t.exposeString('tool'),
-    total: t.exposeInt('total'),
-    createdAt: t.exposeString('createdAt'),
-    links: t.field({ type: JobLinksType, resolve: (job) => job.links }),
-    callbackSecret: t.string({
-      nullable: true,
-      description: "the key of the callback's X-Netdiag-Signature HMAC; given here only, once",
-      resolve: (job) => job.callbackSecret ?? null,
-    }),
-  }),
-});
-
-const JobList = builder.objectRef<JobPage>('JobList').implement({
-  fields: (t) => ({
-    jobs: t.field({ type: [Job], resolve: (page) => [...page.jobs] }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'pass as `cursor` for the next page' }),
-  }),
-});
+type Ref<T> = ReturnType<typeof builder.objectRef<T>>;
+// the object types, built from the jobs' shapes (./job-types.ts)
+const Job = objectOf(jobViewSchema) as Ref<JobView>;
+const JobSubmission = objectOf(jobAcceptedSchema) as Ref<JobAccepted>;
+const JobList = objectOf(jobPageSchema) as Ref<JobPage>;
 
 const SubmitJobInput = builder.inputType('SubmitJobInput', {
   fields: (t) => ({

@@ -95,7 +95,7 @@ export interface FetchOptions {
    * request is a GET (RFC 9110 §15.4.4). http-rating sends a CORS preflight (OPTIONS) this way.
    */
   method?: 'GET' | 'OPTIONS' | 'POST';
-  /** the body of a POST (a job's callback, src/rest/jobs/callback.ts); not sent again after a 303 */
+  /** the body of a POST (a job's callback, src/jobs/signed-delivery.ts); not sent again after a 303 */
   body?: Buffer;
   /** more request fields, sent on every hop (a CORS preflight's Origin and Access-Control-Request-Method) */
   requestHeaders?: Readonly<Record<string, string>>;

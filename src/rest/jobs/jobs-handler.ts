@@ -1,21 +1,22 @@
 /**
- * The job endpoints under /api/v1/jobs (docs/contract/jobs.md "Endpoints"), on the same keys as every
- * tool. JSON answers are in the v1 envelope (meta.tool "jobs"); results (NDJSON, CSV) and events (SSE)
- * are not. Submitting is charged (cost × targets); reading, listing and cancelling are free.
+ * The job endpoints under /api/v1/jobs (docs/jobs.md "Endpoints"): an adapter of the jobs module's port
+ * (src/jobs/jobs-port.ts) to HTTP. JSON answers are in the v1 envelope (meta.tool "jobs"); results
+ * (NDJSON, CSV) and events (SSE) are not. A store that does not answer is a 503 with Retry-After.
  */
-import type { JobsAnswer, JobsPort } from '../../graphql/jobs/jobs-port.js';
+import { NetdiagError } from '../../errors.js';
+import type { JobsAnswer, JobsPort } from '../../jobs/jobs-port.js';
+import { JOBS_PATH } from '../../jobs/job-record.js';
+import { csvColumns, csvHeader, csvRow } from '../../jobs/results-csv.js';
 import type { AuthOutcome } from '../../platform/auth.js';
 import { API_CORS_HEADERS, preflightResponse } from '../../platform/cors.js';
 import { envelopeResponse } from '../envelope.js';
-import { eventsResponse } from './job-events.js';
-import type { JobService } from './job-service.js';
-import { JOBS_PATH } from './job-view.js';
 import { readJsonBody } from './read-json-body.js';
-import { csvColumns, csvHeader, csvRow } from './results-csv.js';
 
 const TOOL = 'jobs';
-/** contract: a submission's body is at most 2 MiB */
+/** a submission's body is at most 2 MiB (docs/jobs.md "Endpoints") */
 export const MAX_SUBMISSION_BYTES = 2 * 1024 * 1024;
+/** what a client told "the store is unavailable" waits before it tries again */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 type JobsPath =
   | { kind: 'collection' }
@@ -42,29 +43,39 @@ const ALLOWED: Record<JobsPath['kind'], string> = {
   events: 'GET',
 };
 
-export function createJobsHandler(jobs: JobService, operations: JobsPort) {
-  const notFound = (id: string) => envelopeResponse(TOOL, 404, { error: `no such job: ${id.slice(0, 64)}` });
-  const answer = <T>(outcome: JobsAnswer<T>, okStatus: number, headers: Record<string, string> = {}) =>
-    outcome.ok
-      ? envelopeResponse(TOOL, okStatus, { data: outcome.data }, { headers: { ...outcome.headers, ...headers } })
-      : envelopeResponse(TOOL, outcome.status, { error: outcome.error }, { headers: outcome.headers ?? {} });
+/** true for the paths under /api/v1/jobs */
+export function isJobsPath(pathname: string): boolean {
+  return pathname.startsWith(JOBS_PATH) && jobsPathOf(pathname) !== null;
+}
 
-  async function submit(request: Request, url: URL, auth: AuthOutcome & { ok: true }): Promise<Response> {
-    const body = await readJsonBody(request, MAX_SUBMISSION_BYTES);
-    if (!body.ok) return envelopeResponse(TOOL, body.status, { error: body.error });
-    const outcome = await operations.submit(body.value, { identity: auth.identity, request, url });
-    return answer(outcome, 202, outcome.ok ? { location: outcome.data.links.self } : {});
-  }
+function answer<T>(outcome: JobsAnswer<T>, okStatus: number, headers: Record<string, string> = {}): Response {
+  return outcome.ok
+    ? envelopeResponse(TOOL, okStatus, { data: outcome.data }, { headers: { ...outcome.headers, ...headers } })
+    : envelopeResponse(TOOL, outcome.status, { error: outcome.error }, { headers: outcome.headers ?? {} });
+}
 
-  async function list(url: URL, keyId: string): Promise<Response> {
-    const limitText = url.searchParams.get('limit');
-    const limit = limitText === null ? null : Number(limitText);
-    return answer(await operations.list(keyId, limit, url.searchParams.get('cursor')), 200);
-  }
+const notFound = (id: string) => envelopeResponse(TOOL, 404, { error: `no such job: ${id.slice(0, 64)}` });
 
+/** A body of lines, each written as `format` asks, read from `lines` as the client takes them. */
+function streamed(lines: AsyncIterator<string>, format: (line: string) => string, first: string | null) {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first) controller.enqueue(encoder.encode(first));
+    },
+    async pull(controller) {
+      const r = await lines.next();
+      if (r.done) controller.close();
+      else controller.enqueue(encoder.encode(format(r.value)));
+    },
+    async cancel() {
+      await lines.return?.();
+    },
+  });
+}
+
+export function createJobsHandler(jobs: JobsPort) {
   async function results(id: string, url: URL, keyId: string): Promise<Response> {
-    const found = await jobs.get(id, keyId);
-    if (!found) return notFound(id);
     const afterText = url.searchParams.get('after');
     const after = afterText === null ? -1 : Number(afterText);
     if (!Number.isInteger(after) || after < -1)
@@ -74,42 +85,17 @@ export function createJobsHandler(jobs: JobService, operations: JobsPort) {
     const format = url.searchParams.get('format') ?? 'ndjson';
     if (format !== 'ndjson' && format !== 'csv')
       return envelopeResponse(TOOL, 400, { error: 'format: ndjson (the default) or csv' });
-    const lines = () => jobs.results(found.record, after);
-    const encoder = new TextEncoder();
-    let iterator: AsyncIterator<string>;
-    let header: string | null = null;
+    const lines = await jobs.results(id, keyId, after);
+    if (!lines) return notFound(id);
+    let body: ReadableStream<Uint8Array>;
     if (format === 'csv') {
-      const columns = await csvColumns(lines());
-      header = csvHeader(columns);
-      const rows = lines()[Symbol.asyncIterator]();
-      iterator = {
-        next: async () => {
-          const r = await rows.next();
-          return r.done ? r : { done: false, value: csvRow(r.value, columns) };
-        },
-      };
+      // the columns are the union over every item: one pass for them, one for the rows
+      const columns = await csvColumns(lines);
+      const again = (await jobs.results(id, keyId, after)) ?? (async function* () {})();
+      body = streamed(again[Symbol.asyncIterator](), (line) => csvRow(line, columns), csvHeader(columns));
     } else {
-      const rows = lines()[Symbol.asyncIterator]();
-      iterator = {
-        next: async () => {
-          const r = await rows.next();
-          return r.done ? r : { done: false, value: `${r.value}\n` };
-        },
-      };
+      body = streamed(lines[Symbol.asyncIterator](), (line) => `${line}\n`, null);
     }
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        if (header) controller.enqueue(encoder.encode(header));
-      },
-      async pull(controller) {
-        const r = await iterator.next();
-        if (r.done) controller.close();
-        else controller.enqueue(encoder.encode(r.value));
-      },
-      async cancel() {
-        await iterator.return?.();
-      },
-    });
     return new Response(body, {
       status: 200,
       headers: {
@@ -120,7 +106,22 @@ export function createJobsHandler(jobs: JobService, operations: JobsPort) {
     });
   }
 
-  return async function handleJobs(request: Request, url: URL, auth: AuthOutcome): Promise<Response> {
+  async function events(request: Request, id: string, keyId: string): Promise<Response> {
+    const last = Number(request.headers.get('last-event-id') ?? Number.NaN);
+    const outcome = await jobs.follow(id, keyId, Number.isInteger(last) ? last : null, request.signal);
+    if (!outcome.ok) return answer(outcome, 200);
+    return new Response(outcome.data, {
+      status: 200,
+      headers: {
+        ...API_CORS_HEADERS,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      },
+    });
+  }
+
+  async function route(request: Request, url: URL, auth: AuthOutcome): Promise<Response> {
     const path = jobsPathOf(url.pathname);
     if (!path) return envelopeResponse(TOOL, 404, { error: `no such path: ${url.pathname.slice(0, 128)}` });
     if (request.method === 'OPTIONS') return preflightResponse(ALLOWED[path.kind]);
@@ -133,24 +134,41 @@ export function createJobsHandler(jobs: JobService, operations: JobsPort) {
         { headers: { allow: ALLOWED[path.kind] } },
       );
     if (!auth.ok) return envelopeResponse(TOOL, 401, { error: auth.error.message });
-    const keyId = auth.identity.id;
+    const { identity } = auth;
+    const keyId = identity.id;
     switch (path.kind) {
-      case 'collection':
-        return method === 'POST' ? submit(request, url, auth) : list(url, keyId);
+      case 'collection': {
+        if (method === 'GET') {
+          const limitText = url.searchParams.get('limit');
+          const limit = limitText === null ? null : Number(limitText);
+          return answer(await jobs.list(keyId, limit, url.searchParams.get('cursor')), 200);
+        }
+        const body = await readJsonBody(request, MAX_SUBMISSION_BYTES);
+        if (!body.ok) return envelopeResponse(TOOL, body.status, { error: body.error });
+        const outcome = await jobs.submit(body.value, { identity, request, url });
+        return answer(outcome, 202, outcome.ok ? { location: outcome.data.links.self } : {});
+      }
       case 'job': {
-        if (method === 'DELETE') return answer(await operations.cancel(path.id, keyId), 200);
-        const found = await operations.get(path.id, keyId);
+        if (method === 'DELETE') return answer(await jobs.cancel(path.id, keyId), 200);
+        const found = await jobs.get(path.id, keyId);
         return found ? envelopeResponse(TOOL, 200, { data: found }) : notFound(path.id);
       }
       case 'results':
         return results(path.id, url, keyId);
-      case 'events': {
-        const found = await jobs.get(path.id, keyId);
-        if (!found) return notFound(path.id);
-        const last = Number(request.headers.get('last-event-id') ?? Number.NaN);
-        const read = () => operations.get(path.id, keyId);
-        return eventsResponse(read, Number.isInteger(last) ? last : null, request.signal, { ...API_CORS_HEADERS });
-      }
+      case 'events':
+        return events(request, path.id, keyId);
+    }
+  }
+
+  return async function handleJobs(request: Request, url: URL, auth: AuthOutcome): Promise<Response> {
+    try {
+      return await route(request, url, auth);
+    } catch (e) {
+      // the store did not answer (503), or another refusal with a status of its own
+      if (!(e instanceof NetdiagError)) throw e;
+      const headers: Record<string, string> =
+        e.status === 503 ? { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
+      return envelopeResponse(TOOL, e.status, { error: e.message }, { headers });
     }
   };
 }

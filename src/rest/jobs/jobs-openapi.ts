@@ -1,5 +1,5 @@
 /**
- * The OpenAPI description of the job endpoints (docs/contract/jobs.md "Endpoints"): paths and schemas to
+ * The OpenAPI description of the job endpoints (docs/jobs.md "Endpoints"): paths and schemas to
  * merge into the document src/rest/openapi.ts builds (`paths`, `components.schemas`, `tags`).
  */
 import type { Config } from '../../config.js';

@@ -1,4 +1,8 @@
-/** A JSON request body read up to a size bound (docs/contract/jobs.md: a submission is at most 2 MiB). */
+/**
+ * A JSON request body read up to a size bound (docs/jobs.md "Endpoints": a submission is at most 2 MiB).
+ * A body the client stops sending (its connection closed, or reset) is a 400 the client will not read,
+ * never an error of the service.
+ */
 export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: number; error: string };
 
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyOutcome> {
@@ -11,12 +15,16 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const chunks: Uint8Array[] = [];
   let seen = 0;
   const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += value.byteLength;
-    if (seen > maxBytes) return tooLarge;
-    chunks.push(value);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += value.byteLength;
+      if (seen > maxBytes) return tooLarge;
+      chunks.push(value);
+    }
+  } catch {
+    return { ok: false, status: 400, error: 'the body did not arrive whole: the client stopped sending it' };
   }
   try {
     return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };

@@ -1,4 +1,4 @@
-/** The job endpoints over a real socket (docs/contract/jobs.md "Endpoints"), against the loopback DNS lab. */
+/** The job endpoints over a real socket (docs/jobs.md "Endpoints"), against the loopback DNS lab. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OTHER_KEY, readEvents, SLOW_MS, startJobsHarness, type JobsHarness } from './jobs-harness.js';
 
@@ -107,7 +107,9 @@ describe('POST /api/v1/jobs', () => {
   });
 
   it('refuses what is not a job: unknown tool, my-ip, no or too many targets, a bad body', async () => {
-    expect((await submit({ tool: 'nope', targets: ['a.test'] })).body.error).toMatch(/unknown tool "nope"/);
+    expect((await submit({ tool: 'nope', targets: ['a.test'] })).body.error).toMatch(
+      /tool: "nope" is not a tool a job can run/,
+    );
     expect((await submit({ tool: 'my-ip', targets: ['a.test'] })).response.status).toBe(400);
     expect((await submit({ tool: 'mx-lookup', targets: [] })).body.error).toMatch(/1 to 40 targets/);
     const many = Array.from({ length: 41 }, (_, i) => `name${i}.test`);

@@ -1,6 +1,7 @@
 /**
- * docs/contract/jobs.md "Callback": the ended job POSTed to an https callbackUrl through the target guard,
- * signed with the job's callbackSecret (given once, in the 202), 3 tries with back-off, the outcome on the job.
+ * docs/jobs.md "Callback": the ended job POSTed to an https callbackUrl through the target guard, signed
+ * with the job's callbackSecret (given once, in the 202) over "<timestamp>.<body>" with the timestamp in
+ * X-Netdiag-Timestamp, 3 tries with back-off, the outcome on the job.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
@@ -70,7 +71,10 @@ describe('job callbacks', () => {
     expect(job).not.toHaveProperty('callbackSecret');
     const call = received.find((r) => r.path === '/hook')!;
     expect(call.headers['content-type']).toBe('application/json');
-    const expected = `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(call.body).digest('hex')}`;
+    // signed with the time it was sent (docs/jobs.md "Callback"): "<timestamp>.<body>"
+    const timestamp = Number(call.headers['x-netdiag-timestamp']);
+    expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(60);
+    const expected = `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.${call.body}`).digest('hex')}`;
     expect(call.headers['x-netdiag-signature']).toBe(expected);
     const sent = JSON.parse(call.body);
     expect(sent).toMatchObject({ id: body.data.id, status: 'done', total: 2, done: 2, failed: 0 });
@@ -90,7 +94,7 @@ describe('job callbacks', () => {
     expect((await untilCallbackSettled(down.body.data.id)).callback).toEqual({
       status: 'failed',
       attempts: 3,
-      error: 'the callback URL answered 500',
+      error: 'the URL answered 500',
     });
     expect(received.filter((r) => r.path === '/down')).toHaveLength(3);
   });

@@ -1,5 +1,5 @@
 /**
- * docs/contract/jobs.md "Durable": the compiled service (npm start) runs a job of mx-lookup items against
+ * docs/jobs.md "Durability": the compiled service (npm start) runs a job of mx-lookup items against
  * the DNS lab, is killed with SIGKILL (primary and worker) half-way, and is started again on the same
  * data directory: the job completes with every item exactly once in its results, in target order, items
  * that were running run at most once more, and nothing is charged for the resumed items.

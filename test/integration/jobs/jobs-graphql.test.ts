@@ -1,4 +1,4 @@
-/** docs/contract/jobs.md "GraphQL": job, jobs, submitJob and cancelJob with the REST rules and prices. */
+/** docs/jobs.md "GraphQL": job, jobs, submitJob and cancelJob with the REST rules and prices. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../../helpers/app.js';
 import { OTHER_KEY, startJobsHarness, type JobsHarness } from './jobs-harness.js';

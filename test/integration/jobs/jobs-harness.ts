@@ -78,7 +78,7 @@ export async function startJobsHarness(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      t.app.stopBackground();
+      await t.app.stopBackground();
       await t.close();
       await lab.close();
     },

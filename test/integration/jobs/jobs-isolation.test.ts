@@ -1,5 +1,5 @@
 /**
- * docs/contract/jobs.md "Fair and bounded": items run on the jobs' own slots, never on interactive
+ * docs/jobs.md "Prices and limits": items run on the jobs' own slots, never on interactive
  * admission's: with one interactive slot and a job busy on slow items, a single call is still admitted.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';

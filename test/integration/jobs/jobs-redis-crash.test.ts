@@ -1,5 +1,5 @@
 /**
- * docs/contract/jobs.md "Durable", with `store.redisUrl`: two compiled instances (npm start) share one
+ * docs/jobs.md "Durability", with `store.redisUrl`: two compiled instances (npm start) share one
  * Redis; the one a job was submitted to is killed (SIGKILL, primary and worker) half-way, and the other
  * takes its items — the running ones again once their locks lapse (`jobs.staleAfterMs`) — so that the
  * job completes with every item exactly once in its results, and each item asked at most twice.

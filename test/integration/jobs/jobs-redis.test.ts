@@ -1,5 +1,5 @@
 /**
- * docs/contract/jobs.md "Durable", with `store.redisUrl`: two instances on one Redis (the Debian
+ * docs/jobs.md "Durability", with `store.redisUrl`: two instances on one Redis (the Debian
  * redis-server, test/lab/redis.ts) share the jobs and take items from one BullMQ queue; any instance
  * answers for any job; a job of one key does not hold back another key's.
  */

@@ -1,5 +1,5 @@
 /**
- * The journaled embedded ledger (docs/contract/jobs.md "Durable"): charges and refunds survive a restart,
+ * The journaled embedded ledger (docs/jobs.md "Durability"): charges and refunds survive a restart,
  * a charge id handed out before it still refunds after it, and charges expire as they would have.
  */
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';

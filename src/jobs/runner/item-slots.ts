@@ -1,5 +1,5 @@
 /**
- * The job items' own slot budget (docs/contract/jobs.md "Fair and bounded"): at most `jobs.concurrency`
+ * The job items' own slot budget (docs/contract/jobs.md "Behaviour": fair and bounded): at most `jobs.concurrency`
  * items run at once in this process, apart from interactive admission (src/platform/admission.ts), whose
  * slots items never take. A free slot goes to the next key in turn, and within that key to its next job
  * in turn, so one key's large job cannot hold back another key's.
@@ -27,7 +27,7 @@ export interface ItemSlots {
 /**
  * `interactiveBusy`: true while interactive check requests run in this process. While it is, and for
  * INTERACTIVE_QUIET_MS after, no new item starts while one is running, so that a single call's answer does
- * not wait behind a job's work on the one event loop (docs/contract/jobs.md "Fair and bounded": items
+ * not wait behind a job's work on the one event loop (docs/contract/jobs.md "Behaviour": items
  * never take from interactive requests); one item at a time still runs, so that a process never idle of
  * single calls still moves its jobs on.
  */

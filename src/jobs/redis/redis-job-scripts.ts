@@ -1,9 +1,13 @@
 /**
  * The atomic steps of a job in Redis (layout: ./redis-job-keys.ts). Each is one Lua script, so that
- * instances handing out, finishing and cancelling items of one job at once never lose a count.
+ * instances creating, handing out, finishing and cancelling items of one job at once never lose a count.
  */
+import { JOBS_PREFIX } from './redis-job-keys.js';
 
-/** Sets finishedAt and the final status once every item is finished or cancelled; returns 1 when this call ended the job. */
+/**
+ * Sets finishedAt and the final status once every item is finished or cancelled, and frees the job's
+ * place among its key's active jobs; returns 1 when this call ended the job.
+ */
 const END_CHECK = `
 local function end_check(h, at)
   local total = tonumber(redis.call('HGET', h, 'total'))
@@ -11,13 +15,35 @@ local function end_check(h, at)
   if settled < total or redis.call('HGET', h, 'finishedAt') ~= '' then return 0 end
   if redis.call('HGET', h, 'status') ~= 'cancelled' then redis.call('HSET', h, 'status', 'done') end
   redis.call('HSET', h, 'finishedAt', at)
+  redis.call('SREM', '${JOBS_PREFIX}active:' .. redis.call('HGET', h, 'keyId'), redis.call('HGET', h, 'id'))
   return 1
 end
 `;
 
 /**
- * Hands out the next item: keys take turns, then each key's jobs (docs/contract/jobs.md "Fair and
- * bounded"). KEYS[1] the turns list; ARGV[1] the prefix, ARGV[2] now (ISO). Returns { id, index } or nil.
+ * Creates a job unless its key has `max` active jobs already: the check and the writes are one step.
+ * KEYS: the key's active set, the job hash, its targets, the key's jobs, the running set, the turns, the
+ * key's turns. ARGV: max, id, keyId, targets (JSON), then the hash's fields and values.
+ * Returns { 1, active } when created, { 0, active } when refused.
+ */
+export const CREATE_JOB = `
+local active = redis.call('SCARD', KEYS[1])
+if active >= tonumber(ARGV[1]) then return { 0, active } end
+redis.call('SADD', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[3], ARGV[4])
+local fields = {}
+for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', KEYS[2], unpack(fields))
+redis.call('ZADD', KEYS[4], 0, ARGV[2])
+redis.call('SADD', KEYS[5], ARGV[2])
+if not redis.call('LPOS', KEYS[6], ARGV[3]) then redis.call('RPUSH', KEYS[6], ARGV[3]) end
+redis.call('RPUSH', KEYS[7], ARGV[2])
+return { 1, active + 1 }
+`;
+
+/**
+ * Hands out the next item: keys take turns, then each key's jobs (docs/contract/jobs.md "Behaviour":
+ * fair and bounded). KEYS[1] the turns list; ARGV[1] the prefix, ARGV[2] now (ISO). Returns { id, index } or nil.
  */
 export const NEXT_ITEM = `
 local turns, prefix, at = KEYS[1], ARGV[1], ARGV[2]
@@ -45,14 +71,16 @@ return nil
 
 /**
  * An item's outcome, written once (an item run again after a crash does not count twice).
- * KEYS[1] job hash, KEYS[2] results hash; ARGV index, line, failed (0|1), now (ISO). Returns 1 when the job ended.
+ * KEYS[1] job hash, KEYS[2] results hash; ARGV index, line, failed (0|1), now (ISO).
+ * Returns { written (1 when this call wrote the outcome), ended (1 when this call ended the job) }.
  */
 export const FINISH_ITEM = `${END_CHECK}
-if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 1 then
+local written = redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
+if written == 1 then
   redis.call('HINCRBY', KEYS[1], 'done', 1)
   if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[1], 'failed', 1) end
 end
-return end_check(KEYS[1], ARGV[4])
+return { written, end_check(KEYS[1], ARGV[4]) }
 `;
 
 /**
@@ -76,11 +104,4 @@ local never = tonumber(redis.call('HGET', KEYS[1], 'limit')) - nextIndex
 redis.call('HSET', KEYS[1], 'limit', nextIndex, 'status', 'cancelled')
 redis.call('HINCRBY', KEYS[1], 'cancelled', never)
 return { never, end_check(KEYS[1], ARGV[1]) }
-`;
-
-/** Puts a new job in its key's turn, and the key in the turns when it is not there. KEYS[1] turns, KEYS[2] the key's jobs; ARGV key id, job id. */
-export const ENQUEUE_JOB = `
-if not redis.call('LPOS', KEYS[1], ARGV[1]) then redis.call('RPUSH', KEYS[1], ARGV[1]) end
-redis.call('RPUSH', KEYS[2], ARGV[2])
-return 1
 `;

@@ -1,6 +1,6 @@
-/** docs/contract/jobs.md "Fair and bounded": the slot budget and the turn order (by key, then by job). */
+/** docs/jobs.md "Prices and limits": the slot budget and the turn order (by key, then by job). */
 import { describe, expect, it } from 'vitest';
-import { createItemSlots, type SchedulableJob } from '../../../../src/rest/jobs/item-slots.js';
+import { createItemSlots, type SchedulableJob } from '../../../src/jobs/runner/item-slots.js';
 
 function fakeJob(id: string, keyId: string, items: number, started: string[], gate: Promise<void>): SchedulableJob {
   let left = items;

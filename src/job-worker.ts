@@ -1,0 +1,106 @@
+/**
+ * The job worker process (docs/jobs.md "Where items run"): forked by the primary
+ * (src/cluster/job-worker-process.ts) and sent here by src/main.ts. It serves no connection: it runs the
+ * instance's job items — every item runs the tool's REST document through the same pipeline as a single
+ * call (src/rest/jobs/rest-job-tools.ts) — hears of new jobs and cancellations by push, and reports each
+ * job's progress back, all through the primary.
+ *
+ * Its threads run at a lower CPU priority than the API workers': on a machine whose cores are busy, an
+ * interactive request's work goes first, and the items, which mostly wait on the network, lose little.
+ */
+import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import { ipcRunnerJobBus, type ParentChannel } from './jobs/job-bus.js';
+
+/** The niceness of the job worker's threads (0 is the API workers'; 19 the lowest priority). */
+const JOB_WORKER_NICENESS = 10;
+
+/** Every thread of this process (Linux sets a priority per thread), else the process alone. */
+function lowerPriority(logger: Logger): void {
+  let threads: number[];
+  try {
+    threads = readdirSync('/proc/self/task').map(Number);
+  } catch {
+    threads = [0];
+  }
+  for (const thread of threads) {
+    try {
+      setPriority(thread, JOB_WORKER_NICENESS);
+    } catch (e) {
+      logger.warn('job_worker_priority_unchanged', { message: (e as Error).message });
+      return;
+    }
+  }
+}
+
+export async function runJobWorker(config: Config, logger: Logger, started: number): Promise<void> {
+  const channel = process as unknown as ParentChannel & { send(message: unknown): boolean };
+  // first: submissions pushed while this process loads are kept for the runner
+  const bus = ipcRunnerJobBus(channel);
+  lowerPriority(logger);
+  const exit = (code: number): never => {
+    logger.flush?.();
+    process.exit(code);
+  };
+  const [
+    { createServices },
+    { enableProcessMetrics },
+    { LEDGERS_IN_PRIMARY_ENV, ipcLedgers },
+    { serveMetricsToPrimary },
+    { precompileDocuments },
+    { createNetdiagYoga },
+    { schema },
+    { restRoutes },
+    { createRestJobTools },
+    { startJobRunner },
+  ] = await Promise.all([
+    import('./create-services.js'),
+    import('./platform/metrics.js'),
+    import('./cluster/ledger-ipc.js'),
+    import('./cluster/metrics-ipc.js'),
+    import('./graphql/plugins/use-precompiled-documents.js'),
+    import('./graphql/yoga.js'),
+    import('./graphql/schema.js'),
+    import('./rest/routes.js'),
+    import('./rest/jobs/rest-job-tools.js'),
+    import('./jobs/jobs-module.js'),
+  ]);
+  const services = await createServices(
+    config,
+    logger,
+    process.env[LEDGERS_IN_PRIMARY_ENV] === '1' ? { ledgers: ipcLedgers() } : {},
+  );
+  enableProcessMetrics(services.metrics);
+  serveMetricsToPrimary(channel, services.metrics.registry);
+  const precompiled = precompileDocuments(
+    schema,
+    [...restRoutes.values()].map((route) => route.document),
+  );
+  const yoga = createNetdiagYoga(services, { precompiled });
+  const runner = await startJobRunner({ services, tools: createRestJobTools(yoga, services), bus });
+  services.metrics.watchJobs(() => runner.stats(), config.store.redisUrl !== null);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutdown', { signal, pid: process.pid });
+    // Takes no new item; one cut short runs again at the next start (docs/jobs.md "Durability").
+    void runner
+      .stop()
+      .then(() => services.close())
+      .then(
+        () => {
+          logger.info('stopped', { pid: process.pid });
+          exit(0);
+        },
+        () => exit(1),
+      );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  logger.info('job_worker', { pid: process.pid, ms: Math.round(performance.now() - started) });
+  channel.send({ netdiagWorker: 'ready' });
+}
