@@ -10,7 +10,6 @@
  * lab of 10,000 names would measure the lab. The lab runs in a process of its own (bench/jobs-dns-lab.ts),
  * as an upstream resolver would.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +22,7 @@ import { createServices } from '../src/create-services.js';
 import { createHttpServer } from '../src/http-server.js';
 import { silentLogger } from '../src/log.js';
 import { seedIpData } from '../test/helpers/ip-data.js';
+import { startJobsDnsLab } from './jobs-dns-lab-process.js';
 import { KeepAliveClient } from './keep-alive-client.js';
 
 const JOB_ITEMS = Number(process.env.BENCH_JOB_ITEMS ?? 10_000);
@@ -40,7 +40,7 @@ function p95(xs: number[]): number {
 }
 
 export async function benchJobs(): Promise<void> {
-  const lab = await startLabProcess();
+  const lab = await startJobsDnsLab(DISTINCT_NAMES);
   const dataDir = mkdtempSync(join(tmpdir(), 'netdiag-bench-jobs-'));
   seedIpData(dataDir);
   const services = await createServices(
@@ -145,32 +145,11 @@ export async function benchJobs(): Promise<void> {
   console.log(
     `heap held by the running job (after full collections): ${((heapPeak - heapBefore) / 1048576).toFixed(1)} MB at most (target < 50 MB)`,
   );
-  app.stopBackground();
+  await app.stopBackground();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   await services.close();
   lab.close();
-}
-
-/** bench/jobs-dns-lab.ts in a child process: its port, and a way to stop it. */
-async function startLabProcess(): Promise<{ port: number; close(): void }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'jobs-dns-lab.ts'), String(DISTINCT_NAMES)],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /port (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`the DNS lab exited (${code})`)));
-  });
-  return { port, close: () => child.stdin.end() };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchJobs();

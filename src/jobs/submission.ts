@@ -12,14 +12,14 @@
  */
 import { suggestionList } from 'graphql/jsutils/suggestionList.js';
 import { NetdiagError } from '../errors.js';
-import { checkParameterText } from '../validation.js';
+import { checkParameterText, MAX_PARAMETER_LENGTH } from '../validation.js';
 import type { JobTool, JobTools, TargetValidator } from './job-tools.js';
 import type { SubmittedTarget } from './job-shape.js';
 
 /** the body's fields (docs/contract/jobs.md "Behaviour" names the rest of the job's rules) */
 const FIELDS = ['tool', 'targets', 'params', 'callbackUrl'];
 /** Targets checked between two turns of the event loop: a long valid list never holds up other requests. */
-const CHECKED_PER_TURN = 500;
+const CHECKED_PER_TURN = 128;
 /** Unknown names quoted in a refusal at most: the rest are counted. */
 const NAMED_AT_MOST = 3;
 
@@ -111,6 +111,12 @@ export function readParameters(value: unknown, tool: JobTool, where: string): Re
 
 /** The single call's rule for a parameter's text (at most 2048 characters, no control characters). */
 function bounded(where: string, text: string): string {
+  // refused on its length alone, before a character of it is read: a code point is at most 2 code units
+  if (text.length > 2 * MAX_PARAMETER_LENGTH)
+    throw new SubmissionError(
+      400,
+      `${where}: is more than ${2 * MAX_PARAMETER_LENGTH} characters long; at most ${MAX_PARAMETER_LENGTH} are accepted`,
+    );
   try {
     checkParameterText(where, text);
   } catch (e) {

@@ -51,15 +51,18 @@ describe('the active-job limit under concurrent submissions', { timeout: 90_000 
   });
 
   it('holds across the worker processes of one instance (embedded store)', async () => {
+    // other keys' jobs in the store: a check that read them (as before the fix) widened the race
+    const others = Array.from({ length: 10 }, (_, i) => `other-key-${i}-0123456789`);
     const s = startService({
       server: { host: '127.0.0.1', port: 0, workers: 2 },
-      auth: { keys: [KEY] },
+      auth: { keys: [KEY, ...others] },
       quota: { credits: 100_000 },
       dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 5_000 },
       jobs: { maxActivePerKey: LIMIT },
     });
     try {
       const base = `http://${await s.listening}`;
+      for (const other of others) await Promise.all([post(base, other), post(base, other), post(base, other)]);
       const statuses = await Promise.all(Array.from({ length: SUBMISSIONS }, () => post(base, KEY)));
       expect(statuses.filter((status) => status === 202)).toHaveLength(LIMIT);
       expect(statuses.filter((status) => status === 429)).toHaveLength(SUBMISSIONS - LIMIT);

@@ -15,6 +15,11 @@ import { readJsonBody } from './read-json-body.js';
 const TOOL = 'jobs';
 /** a submission's body is at most 2 MiB (docs/jobs.md "Endpoints") */
 export const MAX_SUBMISSION_BYTES = 2 * 1024 * 1024;
+/**
+ * A job's body holds the fields of a job, targets (strings or objects of a tool's parameters) and the
+ * shared parameters: a few members an object, three levels deep. The bounds are far above that.
+ */
+const SUBMISSION_BOUNDS = { maxMembers: 64, maxDepth: 4 };
 /** what a client told "the store is unavailable" waits before it tries again */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
@@ -143,7 +148,7 @@ export function createJobsHandler(jobs: JobsPort) {
           const limit = limitText === null ? null : Number(limitText);
           return answer(await jobs.list(keyId, limit, url.searchParams.get('cursor')), 200);
         }
-        const body = await readJsonBody(request, MAX_SUBMISSION_BYTES);
+        const body = await readJsonBody(request, MAX_SUBMISSION_BYTES, SUBMISSION_BOUNDS);
         if (!body.ok) return envelopeResponse(TOOL, body.status, { error: body.error });
         const outcome = await jobs.submit(body.value, { identity, request, url });
         return answer(outcome, 202, outcome.ok ? { location: outcome.data.links.self } : {});
