@@ -20,6 +20,11 @@
  * The job worker writes a batch of results and the job's counters in one transaction, so the results are
  * always the first `done` items of the job: after a crash the job resumes at `done`, and an item that
  * was running runs once more and is written over its own index.
+ *
+ * Steps that must be one are synchronous transactions (`transactionSync`) in the job worker, which serves
+ * no request, and conditional writes (`ifNoExists`) in the API workers, which never wait on a commit.
+ * lmdb-js's asynchronous `transaction()` is not used: its callback, called back from the write thread,
+ * never ran under the tests of this project.
  */
 import type { Database, RootDatabase } from 'lmdb';
 import { openEmbeddedDb } from '../../platform/embedded-db.js';
