@@ -1484,6 +1484,8 @@ export interface components {
             partial: boolean;
             /** @description Connections made (TLS handshakes and hand-built hellos). */
             handshakes: number;
+            /** @description True for website-health-check's light grade: the versions, each one's preferred suite, the certificate and chain, the groups those handshakes used and HSTS, in a handful of handshakes, graded by the same rules over what it saw. The full enumeration of suites and groups (serverOrder, every accepted suite) is tls-rating's, where this is false. */
+            light: boolean;
             protocols: {
                 /** @description SSLv3, TLSv1, TLSv1.1, TLSv1.2 or TLSv1.3. */
                 version: string;
@@ -2095,6 +2097,8 @@ export interface components {
                     partial: boolean;
                     /** @description Connections made (TLS handshakes and hand-built hellos). */
                     handshakes: number;
+                    /** @description True for website-health-check's light grade: the versions, each one's preferred suite, the certificate and chain, the groups those handshakes used and HSTS, in a handful of handshakes, graded by the same rules over what it saw. The full enumeration of suites and groups (serverOrder, every accepted suite) is tls-rating's, where this is false. */
+                    light: boolean;
                     protocols: {
                         /** @description SSLv3, TLSv1, TLSv1.1, TLSv1.2 or TLSv1.3. */
                         version: string;
