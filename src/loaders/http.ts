@@ -13,7 +13,7 @@ import { unobserved, type ObserveUpstream } from '../platform/metrics.js';
 import { createRequestLoader } from './request-loader.js';
 import type { Config } from '../config.js';
 import type { TargetGuard } from '../probes/guard.js';
-import { fetchGuarded, type FetchOptions, type FetchResult } from '../probes/http/fetcher.js';
+import { fetchGuarded, type ConnectionAllowance, type FetchOptions, type FetchResult } from '../probes/http/fetcher.js';
 import type { ConnectionSettings } from '../probes/tls/settings.js';
 import { createHeadEndDetector } from '../probes/http/head-end.js';
 import { requestKey } from '../probes/http/redirects.js';
@@ -39,7 +39,7 @@ export interface DocumentFetchOptions {
 }
 
 export interface HttpFetchQuestion {
-  /** an http or https URL (the validation module's parseUrl output) */
+  /** the caller's http or https URL (the validation module's parseUrl output), or one derived from it */
   readonly url: URL;
   readonly readBody: FetchBodyMode;
 }
@@ -71,6 +71,8 @@ export interface HttpLoaderDependencies {
   /** trust anchors (tests: the lab root) and the TCP connect and TLS handshake bounds */
   readonly connections: ConnectionSettings;
   readonly guard: TargetGuard;
+  /** the request's connections to targets (connection-budget.ts): each connect attempt of a hop spends one */
+  readonly budget: ConnectionAllowance;
   /** the request's signal */
   readonly signal: AbortSignal;
   /** metrics: each distinct fetch is observed once, where the loader asks it (default: unobserved) */
@@ -105,6 +107,7 @@ export function createHttpLoaders(deps: HttpLoaderDependencies): HttpLoaders {
 
 function fetchOnce(question: HttpFetchQuestion, deps: HttpLoaderDependencies): Promise<FetchResult> {
   return fetchWith(deps, question.url, {
+    urlFrom: 'caller',
     maxRedirects: deps.http.maxRedirects,
     maxBodyBytes: deps.http.maxBodyBytes,
     readBody: question.readBody === false ? false : 'html',
@@ -115,6 +118,7 @@ function fetchOnce(question: HttpFetchQuestion, deps: HttpLoaderDependencies): P
 
 function preflightOnce(question: { url: URL; origin: string }, deps: HttpLoaderDependencies): Promise<FetchResult> {
   return fetchWith(deps, question.url, {
+    urlFrom: 'caller',
     maxRedirects: deps.http.maxRedirects,
     maxBodyBytes: deps.http.maxBodyBytes,
     readBody: false,
@@ -125,6 +129,8 @@ function preflightOnce(question: { url: URL; origin: string }, deps: HttpLoaderD
 
 function fetchDocumentOnce(question: { url: URL; maxBytes: number }, deps: HttpLoaderDependencies) {
   return fetchWith(deps, question.url, {
+    // a policy, a logo or an issuer is fetched from a URL an answer gave (a record, a certificate)
+    urlFrom: 'upstream',
     maxRedirects: 0,
     maxBodyBytes: question.maxBytes,
     readBody: 'any',
@@ -139,13 +145,21 @@ function fetchWith(
   url: URL,
   options: Pick<
     FetchOptions,
-    'maxRedirects' | 'maxBodyBytes' | 'readBody' | 'stopWhen' | 'acceptEncoding' | 'method' | 'requestHeaders'
+    | 'urlFrom'
+    | 'maxRedirects'
+    | 'maxBodyBytes'
+    | 'readBody'
+    | 'stopWhen'
+    | 'acceptEncoding'
+    | 'method'
+    | 'requestHeaders'
   >,
 ): Promise<FetchResult> {
   const { http, connections } = deps;
   return fetchGuarded({
     url,
     guard: deps.guard,
+    connections: deps.budget,
     timeoutMs: http.timeoutMs,
     ...options,
     signal: deps.signal,

@@ -653,11 +653,15 @@ export function tlsRatingFinding(data: TlsRatingData): Finding<TlsRatingDetails>
   const { grade } = data;
   const status = ratingGradeStatus(grade.letter);
   const partial = data.partial ? "; partial: the rating's bounds cut the enumeration short" : '';
-  const graded = `The TLS configuration on port ${data.port} grades ${grade.letter} (SSL Labs method, score ${grade.score}${partial})`;
-  if (status === 'ok') return { status, summary: `${graded}.`, details };
+  const kind = data.light ? 'a light grade of its versions, preferred suites and certificate' : 'SSL Labs method';
+  const graded = `The TLS configuration on port ${data.port} grades ${grade.letter} (${kind}, score ${grade.score}${partial})`;
+  // what the light grade did not enumerate, tls-rating does
+  const full = data.light ? ' Run tls-rating for the full enumeration of suites and groups.' : '';
+  const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary: `${summary}${full}`, details });
+  if (status === 'ok') return finding(status, `${graded}.`);
   if (grade.letter === 'A-') {
     const warnings = grade.warnings.map((w) => w.reason);
-    return { status, summary: `${graded}: ${listInProse(warnings)}; fix that for an A+.`, details };
+    return finding(status, `${graded}: ${listInProse(warnings)}; fix that for an A+.`);
   }
   const gate = certificateGateReason(data);
   const reasons = [...(gate === null ? [] : [gate]), ...grade.caps.map((c) => c.reason)];
@@ -666,7 +670,7 @@ export function tlsRatingFinding(data: TlsRatingData): Finding<TlsRatingDetails>
     gate === null
       ? 'turn off the versions and suites named (tls-rating lists each cap)'
       : `install a certificate from a public CA that names ${data.host}, with its full chain`;
-  return { status, summary: `${graded}: ${listInProse(reasons)}; ${remedy}.`, details };
+  return finding(status, `${graded}: ${listInProse(reasons)}; ${remedy}.`);
 }
 
 /**

@@ -27,13 +27,17 @@
  *   test of the HTTP and HTTPS ports and of the target URL's own port.
  * - The checks connect to the first IPv4 address of the name, else its first IPv6 one
  *   (`ip`), like the single checks.
- * - tls-rating: the single check's rating of the ssl check's port; http-rating: the single check's
- *   rating of the target (docs/contract/grades.md "website-health-check"). A rating is asked of the loaders as the
- *   single check asks it (the whole TLS rating per host, port and address; http-rating's fetches per
- *   URL), so an operation selecting tlsRating or httpRating for the same site rates it once. The TLS
- *   rating is given the part's bound less RATING_ANSWER_MARGIN_MS, so that a slow server is graded on
- *   what was learnt (`partial`) rather than cut off; a rating another field started first keeps that
- *   field's bounds, and if it is still running at the part's bound the part is error.
+ * - tls-rating: the light grade of the ssl check's port (rating-run.ts TlsRatingInput.light: versions,
+ *   each one's preferred suite, certificate and chain, HSTS, in a handful of handshakes), so that the
+ *   composite stays within its price's connections (docs/tools/notes/website-health-check.md); the full
+ *   enumeration is tls-rating's. http-rating: the single check's rating of the target
+ *   (docs/contract/grades.md "website-health-check"). A rating is asked of the loaders as the single
+ *   check asks it (the light TLS grade per host, port and address; http-rating's fetches per URL), so
+ *   an operation selecting httpRating for the same site rates it once, and one selecting tlsRating
+ *   shares the light grade's handshakes. The TLS rating is given the part's bound less
+ *   RATING_ANSWER_MARGIN_MS, so that a slow server is graded on what was learnt (`partial`) rather than
+ *   cut off; a rating another field started first keeps that field's bounds, and if it is still
+ *   running at the part's bound the part is error.
  */
 import { COMPOSITE_PART_BOUND_MS, createPartBound, type PartBound } from '../composite/part-bound.js';
 import { ProbeError } from '../../probes/errors.js';
@@ -160,7 +164,9 @@ export async function runWebsiteHealth(
     settlePart(['tls-rating'], bound, async () => {
       const deadlineMs = bound.remainingMs() - RATING_ANSWER_MARGIN_MS;
       return {
-        'tls-rating': tlsRatingFinding(await runTlsRating(ctx, { domain: hostname, port: sslPort, deadlineMs })),
+        'tls-rating': tlsRatingFinding(
+          await runTlsRating(ctx, { domain: hostname, port: sslPort, deadlineMs, light: true }),
+        ),
       };
     }),
     settlePart(['http-rating'], bound, async () => ({

@@ -7,6 +7,7 @@ import { ProbeError } from '../../../../src/probes/errors.js';
 import type { CheckedTarget, TargetGuard } from '../../../../src/probes/guard.js';
 import { createTargetGuard } from '../../../../src/probes/guard.js';
 import { fetchGuarded, type FetchOptions } from '../../../../src/probes/http/fetcher.js';
+import { ConnectionBudgetError, createConnectionBudget } from '../../../../src/loaders/connection-budget.js';
 import type { HostOrIp } from '../../../../src/validation.js';
 import {
   HUGE_BODY_BYTES,
@@ -251,6 +252,25 @@ describe('fetchGuarded: redirects', () => {
     await lab.waitForAllClosed();
   });
 
+  it("spends a connection of the request's budget per hop, and stops following redirects when none is left", async () => {
+    const { guard } = stubGuard();
+    const budget = createConnectionBudget(2);
+    const before = lab.connectionCount();
+    const result = await fetchGuarded(options(lab.url('/chain/5', 'site.lab.test'), guard, { connections: budget }));
+    expect(result.hops.map((h) => h.url)).toEqual(['/chain/5', '/chain/4'].map((p) => lab.url(p, 'site.lab.test')));
+    // the chain so far is the finding, as at maxRedirects
+    expect(result).toMatchObject({ redirectLimitReached: true, final: { statusCode: 302 } });
+    expect(budget.remaining).toBe(0);
+    expect(lab.connectionCount() - before).toBe(2);
+    // with nothing left, not even the first hop connects
+    const error = await rejection(
+      fetchGuarded(options(lab.url('/ok', 'site.lab.test'), guard, { connections: createConnectionBudget(0) })),
+    );
+    expect(error).toBeInstanceOf(ConnectionBudgetError);
+    expect(lab.connectionCount() - before).toBe(2);
+    await lab.waitForAllClosed();
+  });
+
   it('stops at maxRedirects and reports the last redirect as the result', async () => {
     const { guard } = stubGuard();
     const result = await fetchGuarded(options(lab.url('/chain/5', 'site.lab.test'), guard, { maxRedirects: 2 }));
@@ -303,6 +323,26 @@ describe('fetchGuarded: redirects', () => {
       fetchGuarded(options(lab.url(`/redirect?to=${encodeURIComponent(target)}`, 'site.lab.test'), guard)),
     );
     expect(error).toBeInstanceOf(TargetRefusedError);
+    expect(refusedLab.connectionCount()).toBe(0);
+  });
+
+  it("marks a refused first URL as given back only when the caller gave it; a redirect's never", async () => {
+    const guard = createTargetGuard({
+      allow: ['127.0.0.1/32'],
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    const literal = refusedLab.url('/ok');
+    const fromCaller = await rejection(fetchGuarded(options(literal, guard, { urlFrom: 'caller' })));
+    expect(fromCaller).toMatchObject({ code: 'TARGET_REFUSED', beforeUpstream: true });
+    // a caIssuers URL, a BIMI logo: read out of an answer (the default)
+    const fromUpstream = await rejection(fetchGuarded(options(literal, guard)));
+    expect(fromUpstream).toMatchObject({ code: 'TARGET_REFUSED', beforeUpstream: false });
+    const redirected = await rejection(
+      fetchGuarded(
+        options(lab.url(`/redirect?to=${encodeURIComponent(literal)}`, 'site.lab.test'), guard, { urlFrom: 'caller' }),
+      ),
+    );
+    expect(redirected).toMatchObject({ code: 'TARGET_REFUSED', beforeUpstream: false });
     expect(refusedLab.connectionCount()).toBe(0);
   });
 
