@@ -7,10 +7,11 @@ import { rr, startDnsLab } from '../test/lab/dns-server.js';
 
 const names = Number(process.argv[2] ?? 1000);
 const records = [];
+// TTL 0: no answer is cached, so every item and call asks the lab
 for (let i = 0; i < 40; i++)
-  records.push(rr.a(`probe${i}.test`, '192.0.2.1'), rr.mx(`probe${i}.test`, 10, 'mx.probe.test'));
+  records.push(rr.a(`probe${i}.test`, '192.0.2.1', 0), rr.mx(`probe${i}.test`, 10, 'mx.probe.test', 0));
 for (let i = 0; i < names; i++)
-  records.push(rr.mx(`n${i}.test`, 10, `mx.n${i}.test`), rr.a(`mx.n${i}.test`, '192.0.2.2'));
+  records.push(rr.mx(`n${i}.test`, 10, `mx.n${i}.test`, 0), rr.a(`mx.n${i}.test`, '192.0.2.2', 0));
 const lab = await startDnsLab({ authoritative: false, records });
 process.stdout.write(`port ${lab.port}\n`);
 process.stdin.resume();
