@@ -709,7 +709,7 @@ export interface paths {
         };
         /**
          * Finished items in target order (free)
-         * @description One line per finished item: { index, target, ok, status, data | error }, data as the single call's. Kept 72 h after the job ends.
+         * @description One line per finished item (the schema JobResult), data as the single call's. Kept 72 h after the job ends.
          */
         get: operations["jobResults"];
         put?: never;
@@ -729,7 +729,7 @@ export interface paths {
         };
         /**
          * Progress as server-sent events (free)
-         * @description `progress` at once and at most once a second ({ done, failed, total }), then one `end` (the job). Each event id is the number of finished items; Last-Event-ID resumes.
+         * @description `progress` at once and at most once a second (the schema JobProgress), then one `end` (the job). Each event id is the number of finished items; Last-Event-ID resumes. At most 10 streams per key and process.
          */
         get: operations["jobEvents"];
         put?: never;
@@ -2548,61 +2548,98 @@ export interface components {
                 version: "v1";
             };
         };
-        JobSubmission: {
-            /** @description any v1 tool but my-ip */
-            tool: string;
-            targets: (string | {
-                [key: string]: string | number;
-            })[];
-            params?: {
-                [key: string]: string | number;
-            };
+        /** @enum {string} */
+        JobStatus: "queued" | "running" | "done" | "cancelled";
+        JobCallback: {
             /**
-             * Format: uri
-             * @description https only
+             * @description pending, delivered or failed
+             * @enum {string}
              */
-            callbackUrl?: string;
-        };
-        JobAccepted: {
-            id: string;
-            /** @constant */
-            status: "queued";
-            tool: string;
-            total: number;
-            /** Format: date-time */
-            createdAt: string;
-            links: {
-                self: string;
-                results: string;
-                events: string;
-            };
-            /** @description given here only, with a callbackUrl */
-            callbackSecret?: string;
+            status: "pending" | "delivered" | "failed";
+            /** @description tries so far (at most 3) */
+            attempts: number;
+            /** @description the last try's failure */
+            error: string | null;
         };
         Job: {
             id: string;
-            /** @enum {unknown} */
-            status: "queued" | "running" | "done" | "cancelled";
+            status: components["schemas"]["JobStatus"];
+            /** @description the REST tool every item runs */
             tool: string;
+            /** @description items (targets) of the job */
             total: number;
+            /** @description finished items, failed ones included */
             done: number;
+            /** @description finished items that failed (failed ≤ done) */
             failed: number;
+            /** @description items that never ran */
             cancelled: number;
             /** Format: date-time */
             createdAt: string;
             startedAt: string | null;
+            /** @description set once the job has ended */
             finishedAt: string | null;
+            /** @description seconds until the job is expected to end; null before anything finished */
             etaSeconds: number | null;
-            callback: null | {
-                /** @enum {unknown} */
-                status: "pending" | "delivered" | "failed";
-                attempts: number;
-                error: string | null;
-            };
+            /** @description null without a callbackUrl */
+            callback: components["schemas"]["JobCallback"] | null;
+        };
+        JobLinks: {
+            self: string;
+            /** @description NDJSON, or CSV with ?format=csv */
+            results: string;
+            /** @description server-sent events: progress and end */
+            events: string;
+        };
+        JobSubmission: {
+            id: string;
+            status: components["schemas"]["JobStatus"];
+            tool: string;
+            total: number;
+            /** Format: date-time */
+            createdAt: string;
+            links: components["schemas"]["JobLinks"];
+            /** @description the key of the callback's X-Netdiag-Signature HMAC; given here only, once, with a callbackUrl */
+            callbackSecret?: string;
         };
         JobList: {
             jobs: components["schemas"]["Job"][];
+            /** @description pass as `cursor` for the next page */
             nextCursor: string | null;
+        };
+        JobResult: {
+            /** @description the target’s index, from 0 */
+            index: number;
+            /** @description as submitted */
+            target: string | {
+                [key: string]: string;
+            };
+            ok: boolean;
+            /** @description the HTTP status the single call would have had */
+            status: number;
+            /** @description exactly the single call's data (when ok) */
+            data?: unknown;
+            /** @description the single call's error (when not ok) */
+            error?: string;
+        };
+        JobProgress: {
+            done: number;
+            failed: number;
+            total: number;
+        };
+        JobSubmissionBody: {
+            /** @description any v1 tool but my-ip and what-is-my-ip */
+            tool: string;
+            /** @description strings (the tool's main parameter: domain, host, url or target) or objects of the tool's parameters */
+            targets: (string | {
+                [key: string]: string | number | boolean;
+            })[];
+            /** @description the tool’s parameters shared by every target */
+            params?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description https only; the ended job is POSTed there, signed */
+            callbackUrl?: string;
         };
         Error_jobs: {
             /** @constant */
@@ -6091,7 +6128,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad limit. */
+            /** @description A bad limit or cursor. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6102,6 +6139,15 @@ export interface operations {
             };
             /** @description No valid API key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description The instance is saturated, or the job store did not answer (Retry-After). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6120,7 +6166,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["JobSubmission"];
+                "application/json": components["schemas"]["JobSubmissionBody"];
             };
         };
         responses: {
@@ -6134,7 +6180,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        data: components["schemas"]["JobAccepted"];
+                        data: components["schemas"]["JobSubmission"];
                         meta: {
                             /** @constant */
                             tool: "jobs";
@@ -6144,7 +6190,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad body or target (named by its index), or a refused callbackUrl. */
+            /** @description A bad body, parameter or target (named by its index), or a refused callbackUrl. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6189,6 +6235,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_jobs"];
                 };
             };
+            /** @description The instance is saturated, or the job store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
         };
     };
     getJob: {
@@ -6196,6 +6251,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the job’s id */
                 id: string;
             };
             cookie?: never;
@@ -6239,6 +6295,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_jobs"];
                 };
             };
+            /** @description The instance is saturated, or the job store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
         };
     };
     cancelJob: {
@@ -6246,6 +6311,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the job’s id */
                 id: string;
             };
             cookie?: never;
@@ -6298,6 +6364,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_jobs"];
                 };
             };
+            /** @description The instance is saturated, or the job store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
         };
     };
     jobResults: {
@@ -6309,13 +6384,14 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description the job’s id */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description NDJSON, or CSV (index,target,ok,status,error,data.<field>…). */
+            /** @description The results. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6352,6 +6428,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error_jobs"];
                 };
             };
+            /** @description The instance is saturated, or the job store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
         };
     };
     jobEvents: {
@@ -6361,6 +6446,7 @@ export interface operations {
                 "Last-Event-ID"?: string;
             };
             path: {
+                /** @description the job’s id */
                 id: string;
             };
             cookie?: never;
@@ -6387,6 +6473,24 @@ export interface operations {
             };
             /** @description No such job, or another key's. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description The key has its most event streams open. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_jobs"];
+                };
+            };
+            /** @description The instance is saturated, or the job store did not answer (Retry-After). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,61 +1,126 @@
 /**
- * The OpenAPI description of the job endpoints (docs/jobs.md "Endpoints"): paths and schemas to
- * merge into the document src/rest/openapi.ts builds (`paths`, `components.schemas`, `tags`).
+ * The OpenAPI description of the job endpoints (docs/jobs.md "Endpoints"), merged into the document
+ * src/rest/openapi.ts builds. The schemas are not written here: they are the JSON Schema of the jobs'
+ * shapes (src/jobs/job-shape.ts, `z.toJSONSchema`), the one declaration the TypeScript types and the
+ * GraphQL types come from too. What is written here is the list of endpoints: their methods, parameters
+ * and answers.
  */
+import { z } from 'zod';
 import type { Config } from '../../config.js';
+import {
+  JOB_SCHEMAS,
+  itemOutcomeSchema,
+  jobAcceptedSchema,
+  jobPageSchema,
+  jobViewSchema,
+  progressSchema,
+  submissionBodySchema,
+} from '../../jobs/job-shape.js';
+import { JOBS_PATH } from '../../jobs/job-record.js';
 import { API_VERSION } from '../envelope.js';
+import { MAX_PAGE, DEFAULT_PAGE } from '../../jobs/job-operations.js';
 
 const TAG = 'Jobs';
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const envelope = (data: unknown) => ({
-  type: 'object',
-  properties: {
-    ok: { const: true },
-    data,
-    meta: {
-      type: 'object',
-      properties: { tool: { const: 'jobs' }, version: { const: API_VERSION } },
-      required: ['tool', 'version'],
+const ERROR = 'Error_jobs';
+
+type Json = Record<string, unknown>;
+
+const ref = (schema: z.ZodType): Json => ({ $ref: `#/components/schemas/${JOB_SCHEMAS.get(schema)!.id}` });
+const refusal = (description: string): Json => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR}` } } },
+});
+const enveloped = (description: string, data: Json): Json => ({
+  description,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: {
+          ok: { const: true },
+          data,
+          meta: {
+            type: 'object',
+            properties: { tool: { const: 'jobs' }, version: { const: API_VERSION } },
+            required: ['tool', 'version'],
+          },
+        },
+        required: ['ok', 'data', 'meta'],
+      },
     },
   },
-  required: ['ok', 'data', 'meta'],
 });
-const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
-const refusal = (description: string) => json(ref('Error_jobs'), description);
-const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const text = (description: string, media: Record<string, string>): Json => ({
+  description,
+  content: Object.fromEntries(
+    Object.entries(media).map(([type, what]) => [type, { schema: { type: 'string', description: what } }]),
+  ),
+});
+const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'the job’s id' };
 const common = {
   '401': refusal('No valid API key.'),
-  '404': refusal("No such job, or another key's."),
+  '503': refusal('The instance is saturated, or the job store did not answer (Retry-After).'),
 };
 
-const nullableString = { type: ['string', 'null'] };
+/** The shapes' JSON Schema, as OpenAPI 3.1 components: every named shape, referenced by name. */
+function componentSchemas(config: Config): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(JOB_SCHEMAS, {
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, Json> };
+  const tidy = (node: unknown, output: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => tidy(n, output));
+    if (node === null || typeof node !== 'object') return node;
+    const out: Json = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$schema' || key === '$id') continue;
+      // a safe integer's bounds say nothing a reader needs
+      if (
+        (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
+        (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
+      )
+        continue;
+      // an answer may gain fields (the contract's rule): only a request body is closed
+      if (output && key === 'additionalProperties' && value === false) continue;
+      out[key] = tidy(value, output);
+    }
+    return out;
+  };
+  const body = JOB_SCHEMAS.get(submissionBodySchema)!.id;
+  const out = Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [name, tidy(schema, name !== body) as Json]),
+  );
+  ((out[body]!.properties as Json).targets as Json).maxItems = config.jobs.maxTargets;
+  return out;
+}
 
 export function jobsOpenApi(config: Config): {
   tag: { name: string; description: string };
   paths: Record<string, unknown>;
   schemas: Record<string, unknown>;
 } {
-  const { maxTargets, maxActivePerKey, retentionHours } = config.jobs;
+  const { maxTargets, maxActivePerKey, retentionHours, maxStreamsPerKey } = config.jobs;
+  const job = `${JOBS_PATH}/{id}`;
   return {
     tag: { name: TAG, description: 'One check over many targets, in the background (docs/jobs.md).' },
     paths: {
-      [`/api/${API_VERSION}/jobs`]: {
+      [JOBS_PATH]: {
         post: {
           operationId: 'submitJob',
           tags: [TAG],
           summary: 'Submit a job (the tool price × targets)',
           description: `Validates every target, charges the tool's price × targets at once, and queues the job. 1 to ${maxTargets} targets; ${maxActivePerKey} queued or running jobs per key. Body at most 2 MiB.`,
-          requestBody: { required: true, content: { 'application/json': { schema: ref('JobSubmission') } } },
+          requestBody: { required: true, content: { 'application/json': { schema: ref(submissionBodySchema) } } },
           responses: {
             '202': {
-              ...json(envelope(ref('JobAccepted')), 'Accepted; `Location` names the job.'),
+              ...enveloped('Accepted; `Location` names the job.', ref(jobAcceptedSchema)),
               headers: { Location: { schema: { type: 'string' } } },
             },
-            '400': refusal('A bad body or target (named by its index), or a refused callbackUrl.'),
-            '401': common['401'],
+            '400': refusal('A bad body, parameter or target (named by its index), or a refused callbackUrl.'),
             '413': refusal('The body is over 2 MiB.'),
             '415': refusal('The body is not application/json.'),
             '429': refusal('The allowance does not cover the price, or the key has its most active jobs.'),
+            ...common,
           },
         },
         get: {
@@ -63,23 +128,31 @@ export function jobsOpenApi(config: Config): {
           tags: [TAG],
           summary: "The key's jobs, newest first (free)",
           parameters: [
-            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE },
+            },
             { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'a nextCursor' },
           ],
           responses: {
-            '200': json(envelope(ref('JobList')), 'A page of jobs.'),
-            '400': refusal('A bad limit.'),
-            '401': common['401'],
+            '200': enveloped('A page of jobs.', ref(jobPageSchema)),
+            '400': refusal('A bad limit or cursor.'),
+            ...common,
           },
         },
       },
-      [`/api/${API_VERSION}/jobs/{id}`]: {
+      [job]: {
         get: {
           operationId: 'getJob',
           tags: [TAG],
           summary: 'A job (free)',
           parameters: [idParameter],
-          responses: { '200': json(envelope(ref('Job')), 'The job.'), ...common },
+          responses: {
+            '200': enveloped('The job.', ref(jobViewSchema)),
+            '404': refusal("No such job, or another key's."),
+            ...common,
+          },
         },
         delete: {
           operationId: 'cancelJob',
@@ -87,18 +160,19 @@ export function jobsOpenApi(config: Config): {
           summary: 'Cancel a job (free; items that never ran are refunded)',
           parameters: [idParameter],
           responses: {
-            '200': json(envelope(ref('Job')), 'The job, status cancelled.'),
-            ...common,
+            '200': enveloped('The job, status cancelled.', ref(jobViewSchema)),
+            '404': refusal("No such job, or another key's."),
             '409': refusal('The job is already done.'),
+            ...common,
           },
         },
       },
-      [`/api/${API_VERSION}/jobs/{id}/results`]: {
+      [`${job}/results`]: {
         get: {
           operationId: 'jobResults',
           tags: [TAG],
           summary: 'Finished items in target order (free)',
-          description: `One line per finished item: { index, target, ok, status, data | error }, data as the single call's. Kept ${retentionHours} h after the job ends.`,
+          description: `One line per finished item (the schema ${JOB_SCHEMAS.get(itemOutcomeSchema)!.id}), data as the single call's. Kept ${retentionHours} h after the job ends.`,
           parameters: [
             idParameter,
             {
@@ -110,122 +184,35 @@ export function jobsOpenApi(config: Config): {
             { name: 'format', in: 'query', schema: { enum: ['ndjson', 'csv'], default: 'ndjson' } },
           ],
           responses: {
-            '200': {
-              description: 'NDJSON, or CSV (index,target,ok,status,error,data.<field>…).',
-              content: {
-                'application/x-ndjson': { schema: { type: 'string' } },
-                'text/csv': { schema: { type: 'string' } },
-              },
-            },
+            '200': text('The results.', {
+              'application/x-ndjson': `one ${JOB_SCHEMAS.get(itemOutcomeSchema)!.id} a line`,
+              'text/csv': "index,target,ok,status,error,data.<field>…; a cell that would start a formula begins with '",
+            }),
             '400': refusal('A bad after or format.'),
+            '404': refusal("No such job, or another key's."),
             ...common,
           },
         },
       },
-      [`/api/${API_VERSION}/jobs/{id}/events`]: {
+      [`${job}/events`]: {
         get: {
           operationId: 'jobEvents',
           tags: [TAG],
           summary: 'Progress as server-sent events (free)',
-          description:
-            '`progress` at once and at most once a second ({ done, failed, total }), then one `end` (the job). Each event id is the number of finished items; Last-Event-ID resumes.',
+          description: `\`progress\` at once and at most once a second (the schema ${JOB_SCHEMAS.get(progressSchema)!.id}), then one \`end\` (the job). Each event id is the number of finished items; Last-Event-ID resumes. At most ${maxStreamsPerKey} streams per key and process.`,
           parameters: [idParameter, { name: 'Last-Event-ID', in: 'header', schema: { type: 'string' } }],
           responses: {
-            '200': {
-              description: 'An event stream.',
-              content: { 'text/event-stream': { schema: { type: 'string' } } },
-            },
+            '200': text('An event stream.', { 'text/event-stream': 'progress and end events' }),
+            '404': refusal("No such job, or another key's."),
+            '429': refusal('The key has its most event streams open.'),
             ...common,
           },
         },
       },
     },
     schemas: {
-      JobSubmission: {
-        type: 'object',
-        properties: {
-          tool: { type: 'string', description: 'any v1 tool but my-ip' },
-          targets: {
-            type: 'array',
-            minItems: 1,
-            maxItems: maxTargets,
-            items: {
-              oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: ['string', 'number'] } }],
-            },
-          },
-          params: { type: 'object', additionalProperties: { type: ['string', 'number'] } },
-          callbackUrl: { type: 'string', format: 'uri', description: 'https only' },
-        },
-        required: ['tool', 'targets'],
-        additionalProperties: false,
-      },
-      JobAccepted: {
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          status: { const: 'queued' },
-          tool: { type: 'string' },
-          total: { type: 'integer' },
-          createdAt: { type: 'string', format: 'date-time' },
-          links: {
-            type: 'object',
-            properties: { self: { type: 'string' }, results: { type: 'string' }, events: { type: 'string' } },
-            required: ['self', 'results', 'events'],
-          },
-          callbackSecret: { type: 'string', description: 'given here only, with a callbackUrl' },
-        },
-        required: ['id', 'status', 'tool', 'total', 'createdAt', 'links'],
-      },
-      Job: {
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          status: { enum: ['queued', 'running', 'done', 'cancelled'] },
-          tool: { type: 'string' },
-          total: { type: 'integer' },
-          done: { type: 'integer' },
-          failed: { type: 'integer' },
-          cancelled: { type: 'integer' },
-          createdAt: { type: 'string', format: 'date-time' },
-          startedAt: nullableString,
-          finishedAt: nullableString,
-          etaSeconds: { type: ['integer', 'null'] },
-          callback: {
-            oneOf: [
-              { type: 'null' },
-              {
-                type: 'object',
-                properties: {
-                  status: { enum: ['pending', 'delivered', 'failed'] },
-                  attempts: { type: 'integer' },
-                  error: nullableString,
-                },
-                required: ['status', 'attempts', 'error'],
-              },
-            ],
-          },
-        },
-        required: [
-          'id',
-          'status',
-          'tool',
-          'total',
-          'done',
-          'failed',
-          'cancelled',
-          'createdAt',
-          'startedAt',
-          'finishedAt',
-          'etaSeconds',
-          'callback',
-        ],
-      },
-      JobList: {
-        type: 'object',
-        properties: { jobs: { type: 'array', items: ref('Job') }, nextCursor: nullableString },
-        required: ['jobs', 'nextCursor'],
-      },
-      Error_jobs: {
+      ...componentSchemas(config),
+      [ERROR]: {
         type: 'object',
         properties: {
           ok: { const: false },
