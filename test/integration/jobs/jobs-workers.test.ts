@@ -3,6 +3,7 @@
  * runs in one worker, and every connection — whichever worker the primary hands it to — reads it, its
  * results and its cancellation alike (docs/jobs.md "Durability").
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../../helpers/process.js';
@@ -49,6 +50,21 @@ function call(base: string, path: string, method = 'GET', body?: unknown): Promi
   });
 }
 
+/** the job worker: the primary's child whose environment marks it (src/cluster/job-worker-process.ts) */
+function jobWorkerOf(primary: number): number | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== primary) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').includes('NETDIAG_JOB_WORKER=1')) return Number(entry);
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return null;
+}
+
 describe('jobs with two worker processes', { timeout: 60_000 }, () => {
   it('answers for a job from every worker, and cancels it from any', async () => {
     const s = startService({
@@ -85,6 +101,51 @@ describe('jobs with two worker processes', { timeout: 60_000 }, () => {
       expect(results.map((l) => JSON.parse(l).index)).toEqual(Array.from({ length: job.done }, (_, i) => i));
       const asked = targets.filter((t) => lab.countQueries(t, 'MX') > 0).length;
       expect(asked).toBe(job.done);
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  });
+
+  it('runs items in the job worker, at a lower priority; a job worker killed mid-job is replaced and finishes it', async () => {
+    const s = startService({
+      server: { host: '127.0.0.1', port: 0, workers: 1 },
+      auth: { keys: [KEY] },
+      dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 2000 },
+      jobs: { concurrency: 4 },
+    });
+    try {
+      const base = `http://${await s.listening}`;
+      let first: number | null = null;
+      for (let i = 0; i < 100 && first === null; i++) {
+        first = jobWorkerOf(s.child.pid!);
+        if (first === null) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(first).not.toBeNull();
+      // niceness: field 19 of /proc/<pid>/stat
+      const stat = readFileSync(`/proc/${first}/stat`, 'utf8');
+      expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(10);
+      const targets = Array.from({ length: 40 }, (_, i) => `w${i}.test`);
+      const submitted = await call(base, '/api/v1/jobs', 'POST', { tool: 'mx-lookup', targets });
+      const { id } = JSON.parse(submitted.text).data;
+      for (let i = 0; i < 200; i++) {
+        if (JSON.parse((await call(base, `/api/v1/jobs/${id}`)).text).data.done >= 8) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      process.kill(first!, 'SIGKILL');
+      let job: any;
+      for (let i = 0; i < 400; i++) {
+        job = JSON.parse((await call(base, `/api/v1/jobs/${id}`)).text).data;
+        if (job.finishedAt !== null) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(job).toMatchObject({ status: 'done', done: 40, failed: 0 });
+      const second = jobWorkerOf(s.child.pid!);
+      expect(second).not.toBeNull();
+      expect(second).not.toBe(first);
+      expect(s.output()).toContain('"event":"job_worker_died"');
+      const lines = (await call(base, `/api/v1/jobs/${id}/results`)).text.trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l).index)).toEqual(targets.map((_, i) => i));
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;
