@@ -23,22 +23,23 @@ export const CHANGE_PUSH_INTERVAL_MS = 1_000;
 
 /**
  * Pushes a job's changes at most once per CHANGE_PUSH_INTERVAL_MS (the latest one when the interval ends),
- * and an end at once.
+ * and an end, or a change marked `atOnce` (a cancellation, which a DELETE waits for), at once.
  */
 export function throttledChanges(push: (id: string, ended: boolean) => void): {
-  changed(id: string, ended: boolean): void;
+  changed(id: string, ended: boolean, atOnce?: boolean): void;
   stop(): void;
 } {
   const last = new Map<string, number>();
   const pending = new Map<string, NodeJS.Timeout>();
   return {
-    changed(id, ended) {
+    changed(id, ended, atOnce = false) {
       const now = performance.now();
-      if (ended) {
+      if (ended || atOnce) {
         clearTimeout(pending.get(id));
         pending.delete(id);
-        last.delete(id);
-        push(id, true);
+        if (ended) last.delete(id);
+        else last.set(id, now);
+        push(id, ended);
         return;
       }
       if (pending.has(id)) return;

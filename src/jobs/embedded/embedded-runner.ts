@@ -75,7 +75,7 @@ export function startEmbeddedRunner(options: EmbeddedRunnerOptions): JobRunner {
       now: services.now,
       run: (job, target) =>
         tool.run(itemValues(job, target, tool.mainParameter), identity, stopping.signal).finally(() => itemsFinished++),
-      changed: (job) => pushes.changed(job.id, job.record.finishedAt !== null),
+      changed: (job) => pushes.changed(job.id, job.record.finishedAt !== null, job.record.status === 'cancelled'),
       ended: (job) => {
         active.delete(job.id);
         slots.remove(job);
