@@ -46,7 +46,7 @@ export async function startJobsHarness(
     {
       ...config,
       auth: { keys: [TEST_KEY, OTHER_KEY] },
-      dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 2000 },
+      dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 5000 },
     },
     overrides,
   );

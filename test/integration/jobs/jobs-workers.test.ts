@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../../helpers/process.js';
+import { readEvents } from './jobs-harness.js';
 import { rr, startDnsLab, type DnsLab } from '../../lab/dns-server.js';
 
 const KEY = 'workers-key-0123456789';
@@ -132,6 +133,10 @@ describe('jobs with two worker processes', { timeout: 60_000 }, () => {
         if (JSON.parse((await call(base, `/api/v1/jobs/${id}`)).text).data.done >= 8) break;
         await new Promise((r) => setTimeout(r, 50));
       }
+      // the job's events reach a stream of the API worker from the job worker, through the primary
+      const events = await fetch(`${base}/api/v1/jobs/${id}/events`, { headers: { 'x-api-key': KEY } });
+      expect(events.status).toBe(200);
+      const followed = readEvents(events);
       process.kill(first!, 'SIGKILL');
       let job: any;
       for (let i = 0; i < 400; i++) {
@@ -140,6 +145,9 @@ describe('jobs with two worker processes', { timeout: 60_000 }, () => {
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(job).toMatchObject({ status: 'done', done: 40, failed: 0 });
+      const seen = await followed;
+      expect(seen.filter((e) => e.event === 'progress').length).toBeGreaterThanOrEqual(2);
+      expect(seen.at(-1)).toMatchObject({ event: 'end', id: '40', data: { status: 'done', done: 40 } });
       const second = jobWorkerOf(s.child.pid!);
       expect(second).not.toBeNull();
       expect(second).not.toBe(first);
