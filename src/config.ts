@@ -362,7 +362,9 @@ const schema = z
           .min(1)
           .max(1000)
           .default(200)
-          .describe('handshakes one tls-rating may make ([grades.md](contract/grades.md) bounds)'),
+          .describe(
+            "handshakes one tls-rating may make ([grades.md](contract/grades.md) bounds); never more than the request's budget of 10 connections to targets per credit leaves",
+          ),
         ratingConcurrency: z
           .number()
           .int()
