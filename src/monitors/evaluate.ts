@@ -29,7 +29,7 @@ export interface PairState {
   readonly grade: string | null;
   readonly lastRunAt: string | null;
   readonly lastChangeAt: string | null;
-  /** the run this state comes from: a run's outcome committed twice (a retry after a crash) is recognised */
+  /** the run this state comes from (run ids are ordered): a run's outcome committed twice (a retry after a crash) is recognised */
   readonly lastRunId: string | null;
 }
 
