@@ -1,5 +1,5 @@
 /**
- * A monitor's badge (docs/contract/monitors.md "Endpoints", `GET /badge/{monitorId}/{check}.svg`): a small
+ * A monitor's badge (docs/contract/monitors.md, `GET /badge/{monitorId}/{check}.svg`): a small
  * SVG as shields.io draws its "flat" badges — the check's name on grey, its latest state on a colour — and
  * an ETag from its content. A pure function of the pair's state: a badge never starts a run. Every text is
  * escaped as XML text and attribute (whatever a monitor holds, a hostile server may have put there), and

@@ -1,5 +1,5 @@
 /**
- * Durations of `every` and `monitors.minInterval` (docs/contract/monitors.md "Endpoints"): a whole number
+ * Durations of `every` and `monitors.minInterval` (docs/contract/monitors.md): a whole number
  * and a unit, `30s`, `15m`, `6h`, `1d`.
  */
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

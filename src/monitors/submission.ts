@@ -1,5 +1,5 @@
 /**
- * Reads a monitor submission (docs/contract/monitors.md "Endpoints", `POST /api/v1/monitors`) and a PATCH:
+ * Reads a monitor submission (docs/contract/monitors.md, `POST /api/v1/monitors`) and a PATCH:
  * the whole body is checked before anything is accepted, and a fault is a 400 whose message names the
  * field, and for a target its index and the check that refused it, with the reason. Every target is
  * validated for every check by the check's own reading of its parameters — injected (`validateTarget`),

@@ -1,5 +1,5 @@
 /**
- * What the store keeps of a monitor (docs/contract/monitors.md "Endpoints", "Behaviour"): its definition
+ * What the store keeps of a monitor (docs/contract/monitors.md "Behaviour"): its definition
  * (what PATCH changes), its progress (what runs change), the runs, the events and the state of each
  * target × check (../evaluate.ts). The definition and the progress are separate records so that a PATCH
  * and a run's commit never write each other's fields.
@@ -33,7 +33,7 @@ export interface MonitorRecord {
   readonly updatedAt: string;
 }
 
-/** What PATCH may change (docs/contract/monitors.md "Endpoints"). */
+/** What PATCH may change (docs/contract/monitors.md). */
 export type MonitorPatch = Partial<
   Pick<MonitorRecord, 'name' | 'every' | 'everyMs' | 'warnDays' | 'paused' | 'public' | 'notify'>
 >;

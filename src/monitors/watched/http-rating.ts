@@ -1,5 +1,5 @@
 /**
- * http-rating (docs/contract/grades.md "http-rating"): the grade, the score and each test's result
+ * http-rating (docs/contract/grades.md): the grade, the score and each test's result
  * (docs/contract/monitors.md "Events").
  */
 import { arr, bool, keyed, num, obj, str } from '../projection.js';

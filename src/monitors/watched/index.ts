@@ -1,6 +1,6 @@
 /**
- * Every check a monitor may run, by its v1 tool name, with its watch spec (docs/contract/monitors.md
- * "Endpoints": every v1 GET tool but my-ip and what-is-my-ip), and the contract's presets.
+ * Every check a monitor may run, by its v1 tool name, with its watch spec (docs/contract/monitors.md:
+ * every v1 GET tool but my-ip and what-is-my-ip), and the contract's presets.
  */
 import { abuseContactWatch } from './abuse-contact-lookup.js';
 import { asnLookupWatch } from './asn-lookup.js';

@@ -1,5 +1,5 @@
 /**
- * tls-rating (docs/contract/grades.md "tls-rating"): the letter, caps, warnings, supported protocols and
+ * tls-rating (docs/contract/grades.md): the letter, caps, warnings, supported protocols and
  * the certificate (docs/contract/monitors.md "Events"). The suites and groups a rating cut short by its
  * bounds did not see all of (`partial`) are not known that run. The certificate's fingerprint, issuer and
  * expiry date are read where the answer has them (`certificate.fingerprint`, `issuer`, `expiryDate`, as
