@@ -31,6 +31,18 @@ function newStore(
 
 const at = (hours: number) => new Date(T0.getTime() + hours * HOUR);
 
+/** `runs` runs of the first target's tls-rating, `hoursApart` apart, alternating A+ and B: each after the first is a change. */
+async function rate(store: EmbeddedMonitorStore, id: string, runs: number, hoursApart = 1): Promise<void> {
+  for (let i = 0; i < runs; i++)
+    await store.recordOutcome(id, {
+      runId: `r${i}`,
+      targetIndex: 0,
+      check: 'tls-rating',
+      at: at(i * hoursApart),
+      outcome: ratingOf(i),
+    });
+}
+
 describe('monitors and keys', () => {
   it('creates, reads, changes and deletes a monitor', async () => {
     const { store } = newStore();
@@ -254,14 +266,7 @@ describe('outcomes, history and events', () => {
   it('reads events newest first by pages, and what is newer than an id oldest first', async () => {
     const { store } = newStore();
     await store.create(monitorRecord(), LIMITS);
-    for (let i = 0; i < 6; i++)
-      await store.recordOutcome('mon_test', {
-        runId: `r${i}`,
-        targetIndex: 0,
-        check: 'tls-rating',
-        at: at(i),
-        outcome: ratingOf(i),
-      });
+    await rate(store, 'mon_test', 6);
     const newest = await store.events('mon_test', { limit: 3 });
     expect(newest.items.map((e) => e.id)).toEqual(['mon_test.5', 'mon_test.4', 'mon_test.3']);
     const older = await store.events('mon_test', { limit: 3, before: newest.nextCursor });
@@ -277,14 +282,7 @@ describe('outcomes, history and events', () => {
   it("hands events to the webhook in order, and keeps the delivery's outcome", async () => {
     const { store } = newStore();
     await store.create(monitorRecord({ notify: { webhook: 'https://hooks.example/x' } }), LIMITS);
-    for (let i = 0; i < 4; i++)
-      await store.recordOutcome('mon_test', {
-        runId: `r${i}`,
-        targetIndex: 0,
-        check: 'tls-rating',
-        at: at(i),
-        outcome: ratingOf(i),
-      });
+    await rate(store, 'mon_test', 4);
     expect((await store.pendingDeliveries('mon_test', 10)).map((e) => e.id)).toEqual([
       'mon_test.1',
       'mon_test.2',
@@ -301,14 +299,7 @@ describe('outcomes, history and events', () => {
     });
     // a webhook set later starts after the events already made
     await store.create(monitorRecord({ id: 'm2' }), LIMITS);
-    for (let i = 0; i < 3; i++)
-      await store.recordOutcome('m2', {
-        runId: `r${i}`,
-        targetIndex: 0,
-        check: 'tls-rating',
-        at: at(i),
-        outcome: ratingOf(i),
-      });
+    await rate(store, 'm2', 3);
     await store.update('m2', { notify: { webhook: 'https://hooks.example/y' } }, at(3));
     expect(await store.pendingDeliveries('m2', 10)).toEqual([]);
   });
@@ -316,14 +307,7 @@ describe('outcomes, history and events', () => {
   it('prunes events past keepEventsDays, and purges what a deleted monitor left', async () => {
     const { store } = newStore({ keepEventsDays: 1 });
     await store.create(monitorRecord(), LIMITS);
-    for (let i = 0; i < 4; i++)
-      await store.recordOutcome('mon_test', {
-        runId: `r${i}`,
-        targetIndex: 0,
-        check: 'tls-rating',
-        at: at(i * 12),
-        outcome: ratingOf(i),
-      });
+    await rate(store, 'mon_test', 4, 12);
     // events at 12, 24 and 36 h; a day after 36 h, the one at 12 h is past a day old
     expect(await store.prune(at(37))).toEqual({ events: 1, purged: 0 });
     expect((await store.events('mon_test', { limit: 10 })).items.map((e) => e.at)).toEqual(

@@ -105,15 +105,16 @@ const WATCHED: [string, string, (d: any) => void, string, string][] = [
   ],
   ['http-rating', 'a test failing', (d) => (d.tests[1].pass = false), 'tests[cookies].pass', 'warning'],
   // mailhealth-check: each part's status, the MX set, the SPF and DMARC records, the block-list listings
-  ...['mx', 'spf', 'dmarc', 'dkim', 'blacklist', 'mta-sts', 'tls-rpt', 'bimi'].map(
-    (id): [string, string, (d: any) => void, string, string] => [
+  ...example('mailhealth-check')
+    .checks.filter((c: any) => c.host === null)
+    .map((c: any) => c.id as string)
+    .map((id: string): [string, string, (d: any) => void, string, string] => [
       'mailhealth-check',
       `the ${id} part becoming critical`,
       (d) => (d.checks.find((c: any) => c.id === id).status = 'critical'),
       `parts[${id}]`,
       'critical',
-    ],
-  ),
+    ]),
   [
     'mailhealth-check',
     'STARTTLS of an MX host',
@@ -158,29 +159,16 @@ const WATCHED: [string, string, (d: any) => void, string, string][] = [
     'listings[127.0.0.5]',
     'critical',
   ],
-  // website-health-check: each part's status
-  ...[
-    'dns',
-    'location',
-    'organization',
-    'ping',
-    'latency',
-    'http',
-    'redirects',
-    'ssl',
-    'security',
-    'protocol',
-    'compression',
-    'ports',
-    'tls-rating',
-    'http-rating',
-  ].map((id): [string, string, (d: any) => void, string, string] => [
-    'website-health-check',
-    `the ${id} part becoming a warning`,
-    (d) => (d.checks.find((c: any) => c.id === id).status = 'warning'),
-    `parts[${id}]`,
-    'warning',
-  ]),
+  // website-health-check: each part's status (every part of the recorded answer)
+  ...example('website-health-check')
+    .checks.map((c: any) => c.id as string)
+    .map((id: string): [string, string, (d: any) => void, string, string] => [
+      'website-health-check',
+      `the ${id} part becoming a warning`,
+      (d) => (d.checks.find((c: any) => c.id === id).status = 'warning'),
+      `parts[${id}]`,
+      'warning',
+    ]),
   // dnssec-chain: the status and the broken link
   ['dnssec-chain', 'the status', (d) => (d.status = 'secure'), 'status', 'info'],
   ['dnssec-chain', 'the broken link', (d) => (d.brokenLink.code = 'DS_DIGEST_MISMATCH'), 'brokenLink.code', 'info'],
