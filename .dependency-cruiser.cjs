@@ -6,6 +6,7 @@
  *   platform/   keys, auth, quota, redis, metrics, shared cache, admission
  *   loaders/    the per-request check context: every loader and cross-request cache
  *   checks/     rules (pure) and run modules (through the check context)
+ *   monitors/   watched fields, diffs, events, badges and the monitors' store: plain data, the foundation and embedded-db
  *   services.ts the long-lived services' type: the loaders' dependencies and the platform
  *   jobs/       one check over many targets: the job's shape, operations, stores, runners, signed delivery
  *               (the tools it runs come through a port the REST layer implements)
@@ -37,6 +38,8 @@ module.exports = {
     forbid('rest-below-web', 'the REST shim does not know the pages', '^src/rest/', '^src/web/|' + top),
     forbid('web-below-top', 'pages do not know the composition root', '^src/web/', top),
     forbid('cluster-stays-light', "the primary holds ledgers and forks workers: loading the schema and its checks cost it 25 MB", '^src/cluster/', '^src/(loaders|checks|graphql|rest|web)/|^src/(app|create-services|http-server|job-worker)[.]ts$|^src/jobs/(?!job-bus[.]ts$)'),
+    forbid('monitors-read-plain-data', 'monitors/ diffs, judges and stores plain JSON answers: the foundation and the embedded database, nothing of the checks, schema or routes that produce the answers', '^src/monitors/', `^src/(probes|loaders|checks|graphql|rest|web|jobs)/|^src/platform/(?!embedded-db[.]ts$)|${services}|${top}`),
+    forbid('monitors-above-platform', 'monitors/ sits beside graphql/ and rest/, which will use it; the layers below do not know it', `${foundation}|^src/(probes|platform|loaders|checks)/`, '^src/monitors/'),
     forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', '^(test|bench|scripts)/'),
     {
       name: 'no-dev-dependencies-in-src',

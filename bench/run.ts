@@ -16,6 +16,7 @@ import { benchTlsRating } from './tls-rating.js';
 import { benchHttpRating } from './http-rating.js';
 import { benchJobs } from './jobs.js';
 import { benchJobsHostile } from './jobs-hostile.js';
+import { benchMonitorsStore } from './monitors-store.js';
 
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);
 
@@ -28,6 +29,7 @@ await benchTlsRating();
 await benchHttpRating();
 await benchJobs();
 await benchJobsHostile();
+await benchMonitorsStore();
 await benchMailhealth();
 await benchAbuse();
 await benchParsers();

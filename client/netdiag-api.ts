@@ -648,7 +648,7 @@ export interface paths {
         };
         /**
          * website-health-check (3 credits)
-         * @description DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, TLS rating and HTTP security rating of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' questions (one fetch, one handshake, one TLS rating): in one GraphQL operation with tlsRating or httpRating of the same site, the site is rated once. The ratings' details are tls-rating's and http-rating's data. A part that fails is that check's error; a refused target is a 400.
+         * @description DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, a light TLS grade and HTTP security rating of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' questions (one fetch, one handshake): in one GraphQL operation with httpRating of the same site, the site is rated once, and tlsRating shares the TLS part's handshakes. The TLS rating is a light grade (light: true: versions, each one's preferred suite, certificate and chain, HSTS, in a handful of handshakes, graded by the same rules), so that the check opens at most 10 connections to the site per credit; the full enumeration of suites and groups is tls-rating's. The ratings' details have tls-rating's and http-rating's fields. A part that fails is that check's error; a refused target is a 400.
          *
          *     Costs 3 credits. GraphQL field: `websiteHealthCheck`.
          */
@@ -4855,7 +4855,7 @@ export interface operations {
     tlsRating: {
         parameters: {
             query: {
-                /** @example https://rated.lab.test:37683/ */
+                /** @example https://rated.lab.test:35199/ */
                 domain: string;
             };
             header?: never;

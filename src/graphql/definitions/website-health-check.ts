@@ -11,8 +11,8 @@ defineCheck({
   composite: true,
   type: WebsiteHealthCheckRef,
   description:
-    'DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, TLS rating and HTTP security rating of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). ' +
-    "The parts run concurrently and share the single checks' questions (one fetch, one handshake, one TLS rating): in one GraphQL operation with tlsRating or httpRating of the same site, the site is rated once. The ratings' details are tls-rating's and http-rating's data. A part that fails is that check's error; a refused target is a 400.",
+    'DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, a light TLS grade and HTTP security rating of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). ' +
+    "The parts run concurrently and share the single checks' questions (one fetch, one handshake): in one GraphQL operation with httpRating of the same site, the site is rated once, and tlsRating shares the TLS part's handshakes. The TLS rating is a light grade (light: true: versions, each one's preferred suite, certificate and chain, HSTS, in a handful of handshakes, graded by the same rules), so that the check opens at most 10 connections to the site per credit; the full enumeration of suites and groups is tls-rating's. The ratings' details have tls-rating's and http-rating's fields. A part that fails is that check's error; a refused target is a 400.",
   args: (arg) => ({ target: arg.string({ required: true, description: 'A domain, or an http(s) URL.' }) }),
   rest: { target: 'required' },
   parse: (args: { target: string }) => {
