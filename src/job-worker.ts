@@ -13,6 +13,8 @@ import { setPriority } from 'node:os';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { ipcRunnerJobBus, type ParentChannel } from './jobs/job-bus.js';
+import type { JobRunner } from './jobs/job-runner.js';
+import type { Services } from './services.js';
 
 /** The niceness of the job worker's threads (0 is the API workers'; 19 the lowest priority). */
 const JOB_WORKER_NICENESS = 10;
@@ -44,6 +46,27 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
     logger.flush?.();
     process.exit(code);
   };
+  // Signals are handled from the start: one that comes while the process loads ends it at once.
+  let stopping = false;
+  let runner: JobRunner | undefined;
+  let services: Services | undefined;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutdown', { signal, pid: process.pid });
+    const stopped = () => {
+      logger.info('stopped', { pid: process.pid });
+      exit(0);
+    };
+    if (!runner || !services) return stopped();
+    // Takes no new item; one cut short runs again at the next start (docs/jobs.md "Durability").
+    void runner
+      .stop()
+      .then(() => services?.close())
+      .then(stopped, () => exit(1));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   const [
     { createServices },
     { enableProcessMetrics },
@@ -67,7 +90,7 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
     import('./rest/jobs/rest-job-tools.js'),
     import('./jobs/jobs-module.js'),
   ]);
-  const services = await createServices(
+  services = await createServices(
     config,
     logger,
     process.env[LEDGERS_IN_PRIMARY_ENV] === '1' ? { ledgers: ipcLedgers() } : {},
@@ -79,28 +102,9 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
     [...restRoutes.values()].map((route) => route.document),
   );
   const yoga = createNetdiagYoga(services, { precompiled });
-  const runner = await startJobRunner({ services, tools: createRestJobTools(yoga, services), bus });
-  services.metrics.watchJobs(() => runner.stats(), config.store.redisUrl !== null);
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutdown', { signal, pid: process.pid });
-    // Takes no new item; one cut short runs again at the next start (docs/jobs.md "Durability").
-    void runner
-      .stop()
-      .then(() => services.close())
-      .then(
-        () => {
-          logger.info('stopped', { pid: process.pid });
-          exit(0);
-        },
-        () => exit(1),
-      );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  const running = await startJobRunner({ services, tools: createRestJobTools(yoga, services), bus });
+  runner = running;
+  services.metrics.watchJobs(() => running.stats(), config.store.redisUrl !== null);
   logger.info('job_worker', { pid: process.pid, ms: Math.round(performance.now() - started) });
   channel.send({ netdiagWorker: 'ready' });
 }

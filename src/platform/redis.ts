@@ -171,8 +171,10 @@ export async function connectRedis(url: string, options: RedisConnectionOptions)
     reachable = true;
     lastError = null;
   });
+  /** closed on purpose (`close`): the connection's end is not an outage */
+  let closing = false;
   client.on('close', () => {
-    if (reachable === true) {
+    if (reachable === true && !closing) {
       lastError = 'connection closed';
       logger.error('redis_unreachable', { redis: where, message: lastError });
       reachable = false;
@@ -234,6 +236,7 @@ export async function connectRedis(url: string, options: RedisConnectionOptions)
       return new UnavailableError(`${purpose} unavailable: the shared store ${kind}; ${SEE_LOG}`, { cause });
     },
     async close() {
+      closing = true;
       if (client.status === 'ready') await run((c) => c.quit()).catch(() => undefined);
       client.disconnect(false);
     },

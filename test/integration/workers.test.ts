@@ -91,7 +91,7 @@ describe('two workers', { timeout: 90_000 }, () => {
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
     const events = logLines(s.output()).map((l) => l.event);
-    expect(events.filter((e) => e === 'stopped').length).toBe(3); // two workers, then the primary
+    expect(events.filter((e) => e === 'stopped').length).toBe(4); // two workers and the job worker, then the primary
     expect(events.at(-1)).toBe('stopped');
   });
 
