@@ -23,9 +23,9 @@ const RUNS = Number(process.env.BENCH_JOB_RUNS ?? 5);
 const API_WORKERS = Number(process.env.BENCH_JOB_API_WORKERS ?? 1);
 const DISTINCT_NAMES = 1000;
 const CLIENTS = 8;
-const INTERACTIVE_CALLS = 40;
+const INTERACTIVE_CALLS = 100;
 /** the job's lab stands for resolvers elsewhere: it runs at the job worker's priority (bench/jobs-dns-lab-process.ts) */
-const LAB_NICENESS = 10;
+const LAB_NICENESS = 19;
 const JOB_KEY = 'bench-jobs-key-0123456789';
 const INTERACTIVE_KEY = 'bench-interactive-key-0123';
 /** what the interactive calls name as their resolver: the configuration sends its questions to a lab of its own */

@@ -5,8 +5,8 @@
  * call (src/rest/jobs/rest-job-tools.ts) — hears of new jobs and cancellations by push, and reports each
  * job's progress back, all through the primary.
  *
- * Its threads run at a lower CPU priority than the API workers': on a machine whose cores are busy, an
- * interactive request's work goes first, and the items, which mostly wait on the network, lose little.
+ * Its threads run at the lowest CPU priority: on a machine whose cores are busy, an interactive request's
+ * work goes first and the items take what it leaves; they mostly wait on the network, and lose little.
  */
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -16,8 +16,8 @@ import { ipcRunnerJobBus, type ParentChannel } from './jobs/job-bus.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import type { Services } from './services.js';
 
-/** The niceness of the job worker's threads (0 is the API workers'; 19 the lowest priority). */
-const JOB_WORKER_NICENESS = 10;
+/** The niceness of the job worker's threads: the lowest priority (the API workers' is 0). */
+const JOB_WORKER_NICENESS = 19;
 
 /** Every thread of this process (Linux sets a priority per thread), else the process alone. */
 function lowerPriority(logger: Logger): void {

@@ -125,7 +125,7 @@ describe('jobs with two worker processes', { timeout: 60_000 }, () => {
       expect(first).not.toBeNull();
       // niceness: field 19 of /proc/<pid>/stat
       const stat = readFileSync(`/proc/${first}/stat`, 'utf8');
-      expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(10);
+      expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(19);
       const targets = Array.from({ length: 40 }, (_, i) => `w${i}.test`);
       const submitted = await call(base, '/api/v1/jobs', 'POST', { tool: 'mx-lookup', targets });
       const { id } = JSON.parse(submitted.text).data;
