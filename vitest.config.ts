@@ -5,7 +5,7 @@ const require = createRequire(import.meta.url);
 
 export default defineConfig({
   resolve: {
-    // graphql 16 ships index.js (CJS) and index.mjs without an "exports" map: Node (and so
+    // graphql 16 ships a CJS build and an ES module build without an "exports" map: Node (and so
     // `npm start`, Pothos and yoga) loads the CJS build, while Vite would pick the .mjs for our
     // sources — two realms, and graphql's instanceof checks fail. Use the build Node uses.
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],

@@ -225,7 +225,7 @@ export function createApp(services: Services): App {
     }
     if (jobs.handles(url.pathname)) {
       // Not through interactive admission: submitting only validates and stores, reading is free, and
-      // the items take the jobs' own slots (docs/contract/jobs.md "Fair and bounded").
+      // the items take the jobs' own slots (docs/contract/jobs.md "Behaviour": fair and bounded).
       return { tool: 'jobs', response: await jobs.handle(request, url, auth) };
     }
     if (url.pathname.startsWith(REST_PREFIX)) {

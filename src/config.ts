@@ -680,7 +680,6 @@ function applyEnv(raw: Record<string, any>, env: NodeJS.ProcessEnv): void {
   if (env.IPINFO_TOKEN) section('ipInfo').token = env.IPINFO_TOKEN;
 }
 
-/** Builds a Config from a plain object (tests) or the parsed file. Throws ConfigError naming every bad key path. */
 /**
  * Keys earlier versions read that this one no longer has (CHANGELOG "Removed"): a file written for an
  * earlier version still starts, with a warning naming each key and where its setting went, instead of being
@@ -716,6 +715,7 @@ function withoutRemovedKeys(raw: Record<string, any>, source: string): string[] 
   return warnings;
 }
 
+/** Builds a Config from a plain object (tests) or the parsed file. Throws ConfigError naming every bad key path. */
 export function buildConfig(
   raw: unknown,
   env: NodeJS.ProcessEnv = {},
