@@ -6,7 +6,8 @@
  * reads — goes to a worker, whose app answers /healthz as well.
  */
 
-const LIVENESS_REQUEST_LINE = /^(?:GET|HEAD) (?:[Hh][Tt][Tt][Pp][Ss]?:\/\/[^/?# \r\n]*)?\/healthz(?:\?[^ \r\n]*)? HTTP\/1\.[01]\r\n/;
+const LIVENESS_REQUEST_LINE =
+  /^(?:GET|HEAD) (?:[Hh][Tt][Tt][Pp][Ss]?:\/\/[^/?# \r\n]*)?\/healthz(?:\?[^ \r\n]*)? HTTP\/1\.[01]\r\n/;
 
 /** A request line is short: no need to decode more of a large first read. */
 const REQUEST_LINE_BYTES = 256;
