@@ -1,7 +1,7 @@
 /**
  * The layers of src/, enforced in CI (`npm run layers`). Lower layers never import higher ones:
  *
- *   foundation  errors, config, log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
+ *   foundation  errors, config (and config/), log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
  *   probes/     network I/O, its result types, parsers and errors
  *   platform/   keys, auth, quota, redis, metrics, shared cache, admission
  *   loaders/    the per-request check context: every loader and cross-request cache
@@ -14,7 +14,7 @@
  *
  * There are no exceptions: a rule that needs one is a design question, not a configuration one.
  */
-const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/net/';
+const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/(config|net)/';
 const top = '^src/(app|main|create-services|http-server|client-errors)[.]ts$|^src/cluster/';
 const services = '^src/services[.]ts$';
 

@@ -19,5 +19,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Lab servers bind port 0 on loopback; files run in parallel on the two cores.
     pool: 'forks',
+    isolate: false,
+    maxWorkers: 4,
   },
 });

@@ -6,6 +6,7 @@ import { readdirSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_METRICS_PORT } from '../../src/config.js';
 import { startService } from '../helpers/process.js';
 
 /** One request line on a new connection (`Connection: close`): the status and the body as text. */
@@ -142,9 +143,33 @@ describe('npm start', { timeout: 60_000 }, () => {
       const s = startService({ server: { host: '127.0.0.1', port: 0 }, metrics: { port } });
       expect(await s.exited).toBe(1);
       expect(s.errors()).toContain(`cannot listen on 127.0.0.1:${port}: the address is already in use`);
-      expect(s.errors()).toContain('metrics.port');
+      expect(s.errors()).toContain('METRICS_PORT / metrics.host / metrics.port');
       expect(s.output()).not.toContain('"event":"ready"');
     } finally {
+      squatter.close();
+    }
+  });
+
+  it('starts a second instance on this host when only its PORT differs: the default metrics port gives way', async () => {
+    // the first instance's metrics listener (in CI's namespace nothing else holds the port; outside it,
+    // whoever holds it plays the first instance)
+    const squatter = createServer();
+    await new Promise<void>((resolve) => {
+      squatter.once('error', () => resolve());
+      squatter.listen(DEFAULT_METRICS_PORT, '127.0.0.1', resolve);
+    });
+    const s = startService({ server: { host: '127.0.0.1', port: 0 }, metrics: { port: DEFAULT_METRICS_PORT } });
+    try {
+      await s.listening;
+      const metrics = await s.metricsListening;
+      expect(metrics).not.toBe(`127.0.0.1:${DEFAULT_METRICS_PORT}`);
+      expect((await fetch(`http://${metrics}/metrics`)).status).toBe(200);
+      expect(s.errors()).toContain(
+        `the metrics port ${DEFAULT_METRICS_PORT} is taken (another instance on this host?): metrics on port ${metrics.split(':')[1]} instead; set METRICS_PORT to choose the port`,
+      );
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
       squatter.close();
     }
   });
