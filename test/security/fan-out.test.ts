@@ -105,6 +105,8 @@ const rest = async (tool: string, domain: string) => {
 /** distinct questions the lab saw (a truncated UDP answer asked again over TCP is one question) */
 const distinctQuestions = () => new Set(lab.queries.map((q) => `${q.type} ${q.name}`));
 const askedOfList = (zone: string) => lab.queries.filter((q) => q.name.endsWith(`.${zone}`));
+/** Distinct questions to a list: a resend of one the busy machine answered late is the same question. */
+const questionsOfList = (zone: string) => new Set(askedOfList(zone).map((q) => `${q.id} ${q.type} ${q.name}`));
 const checkOf = (body: any, id: string) => body.data.checks.find((c: any) => c.id === id);
 
 describe('mx-lookup of a domain with 400 MX hosts', () => {
@@ -158,7 +160,7 @@ describe('mailhealth-check of a domain with 400 MX hosts', () => {
     for (const list of LISTS) {
       // one A question per address followed (none is listed, so no TXT): 1,600 per list before
       const asked = askedOfList(list.zone);
-      expect(asked.length, list.zone).toBe(MX_MAX_EXCHANGES * MX_MAX_ADDRESSES_PER_EXCHANGE);
+      expect(questionsOfList(list.zone).size, list.zone).toBe(MX_MAX_EXCHANGES * MX_MAX_ADDRESSES_PER_EXCHANGE);
       expect(new Set(asked.map((q) => q.name.slice(0, -list.zone.length - 1))), list.zone).toEqual(followed);
     }
     // 10,420 before; the largest honest check asks no fewer
@@ -238,7 +240,7 @@ describe('the question budget', () => {
       status: 'critical',
       details: { checkedIps: 40, listedIps: 40, omittedExchanges: 0, omittedAddresses: 0 },
     });
-    for (const list of LISTS) expect(askedOfList(list.zone).length, list.zone).toBe(2 * 40);
+    for (const list of LISTS) expect(questionsOfList(list.zone).size, list.zone).toBe(2 * 40);
     for (const check of body.data.checks) expect(check.status, check.id).not.toBe('error');
     expect(distinctQuestions().size).toBeLessThanOrEqual(worstHonestMailhealthQuestions(t.services.config));
   });
