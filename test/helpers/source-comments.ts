@@ -56,6 +56,31 @@ export function sourceFiles(dir: string, skip: readonly string[] = []): string[]
   return walk(dir);
 }
 
+/**
+ * The string literals of one file, each as a one-line comment: in `.dependency-cruiser.cjs` the rules'
+ * explanations are strings, read by people as comments are.
+ */
+export function stringsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')): SourceComment[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const found: SourceComment[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      found.push({
+        file,
+        line,
+        text: node.text,
+        lines: [{ line, text: node.text }],
+        jsdoc: false,
+        followedByComment: false,
+      });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 /** Every comment of one file (relative to the root), in order; `text` stands for the file's content in the test's own examples. */
 export function commentsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')): SourceComment[] {
   const kind = /\.(js|mjs|cjs)$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;

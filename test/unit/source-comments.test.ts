@@ -22,6 +22,7 @@ import {
   ROOT,
   rootSourceFiles,
   sourceFiles,
+  stringsOf,
   type SourceComment,
 } from '../helpers/source-comments.js';
 
@@ -90,11 +91,15 @@ function measuredFigures(text: string): { figure: string; at: number }[] {
 
 const figuresIn = (text: string) => measuredFigures(text).map((f) => f.figure);
 
+/** Files whose strings are read as comments: the layer rules' explanations (test/helpers/source-comments.ts). */
+const STRINGS_ARE_COMMENTS = ['.dependency-cruiser.cjs'];
+
 /** The comments of the files below `dirs` and of the root's own source files (`.dependency-cruiser.cjs`). */
 function commentsBelow(dirs: readonly string[]): SourceComment[] {
-  return [...rootSourceFiles(), ...dirs.flatMap((dir) => sourceFiles(dir, GENERATED))].flatMap((file) =>
-    commentsOf(file),
-  );
+  return [...rootSourceFiles(), ...dirs.flatMap((dir) => sourceFiles(dir, GENERATED))].flatMap((file) => [
+    ...commentsOf(file),
+    ...(STRINGS_ARE_COMMENTS.includes(file) ? stringsOf(file) : []),
+  ]);
 }
 
 describe('measured figures', () => {
@@ -105,6 +110,10 @@ describe('measured figures', () => {
     const files = new Set(comments.map((c) => c.file));
     for (const file of ['.dependency-cruiser.cjs', 'scripts/start.mjs', 'bench/load-mix.ts', 'src/app.ts'])
       expect(files).toContain(file);
+    // the layer rules' explanations are strings
+    expect(
+      comments.some((c) => c.file === '.dependency-cruiser.cjs' && c.text.startsWith('the primary holds ledgers')),
+    ).toBe(true);
   });
 
   it('finds measurements and leaves bounds, settings and examples alone', () => {
