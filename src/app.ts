@@ -194,6 +194,8 @@ export function createApp(services: Services): App {
           ? tooLarge(MAX_OPERATION_BODY_BYTES)
           : await boundedRequest(request, MAX_OPERATION_BODY_BYTES, BODY_READ_TIMEOUT_MS);
       if (bounded instanceof Response) return { tool: 'graphql', response: withApiCors(bounded) };
+      const misread = await jsonSentAsForm(bounded);
+      if (misread) return { tool: 'graphql', response: withApiCors(misread) };
       return admitted('graphql', auth.ok ? auth.identity.id : null, async () => {
         // The operation is executed and its answer serialized when yoga.fetch resolves (no streaming).
         const atEnd: (() => void)[] = [];
@@ -380,6 +382,30 @@ const OPERATION_MEDIA_TYPES = new Set([
   'application/x-www-form-urlencoded',
   'multipart/form-data',
 ]);
+
+/**
+ * A JSON operation sent as a form (`curl -d '{"query": …}'` without `-H 'content-type: application/json'`
+ * sends application/x-www-form-urlencoded): read as a form it has no `query` field, and GraphQL's own
+ * answer, "Must provide query string.", says nothing of why. A 415 that names the header to set; else null.
+ */
+async function jsonSentAsForm(request: Request): Promise<Response | null> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded' || !request.body) return null;
+  const text = (await request.clone().text()).trimStart();
+  if (!text.startsWith('{')) return null;
+  return Response.json(
+    {
+      errors: [
+        {
+          message:
+            'this body is JSON but was sent as application/x-www-form-urlencoded (what curl -d sends unless told otherwise); send it with Content-Type: application/json (curl: -H "content-type: application/json")',
+          extensions: { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 },
+        },
+      ],
+    },
+    { status: 415 },
+  );
+}
 
 /** A 415 that says what to send, in GraphQL's error shape, for a POST body of another type; else null. */
 function unsupportedMediaType(contentType: string | null): Response | null {
