@@ -1,7 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
+
+/**
+ * The test files that start processes of their own — the service as `npm start` runs it
+ * (test/helpers/process.ts), a browser, several Redis-backed instances: found by what they import, so
+ * that a new such file joins them by itself. They wait on those processes, which take the cores at their
+ * start; they run after the rest, two at a time, so that their starts do not stall the in-process tests'
+ * event loops (and theirs).
+ */
+function filesStartingProcesses(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => join(dir, file).split('\\').join('/'))
+    .filter((file) => /helpers\/process\.js'|from 'playwright-core'/.test(readFileSync(file, 'utf8')));
+}
+const STARTING_PROCESSES = filesStartingProcesses('test');
 
 export default defineConfig({
   resolve: {
@@ -11,15 +28,37 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     // no packet leaves loopback, in CI's network namespace or not
     setupFiles: ['test/setup/loopback-only.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    // Lab servers bind port 0 on loopback; files run in parallel on the two cores.
     pool: 'forks',
-    isolate: false,
-    maxWorkers: 4,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'in-process',
+          include: ['test/**/*.test.ts'],
+          exclude: STARTING_PROCESSES,
+          // Most tests wait on loopback sockets, not the CPU: more files at once than cores. A process
+          // runs one file after another with the modules the previous ones loaded (the schema, the checks,
+          // the labs' certificates): loading them again per file was most of the suite's time. A test
+          // file must therefore leave no global state behind (test/setup/loopback-only.ts installs once).
+          isolate: false,
+          maxWorkers: 4,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'processes',
+          include: STARTING_PROCESSES,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

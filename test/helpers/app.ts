@@ -84,7 +84,11 @@ export async function createTestApp(
       await recordExample(path, init.method ?? 'GET', response);
       return response;
     },
-    close: () => services.close(),
+    async close() {
+      // the job runner's connections first (with Redis: its queue and worker), as the service stops
+      app.stopBackground();
+      await services.close();
+    },
   };
 }
 
