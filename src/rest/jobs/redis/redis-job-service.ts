@@ -111,6 +111,9 @@ export function createRedisJobService(yoga: NetdiagYoga, services: Services, red
     prefix: BULL_PREFIX,
     defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
   });
+  // The queue passes on its connection's errors, which that connection's own listener reports
+  // (jobsConnection); without a listener here BullMQ prints them.
+  queue.on('error', () => undefined);
   const stopping = new AbortController();
   const cached = new Map<string, { record: JobRecord; targets: SubmittedTarget[] }>();
   let itemsFinished = 0;
