@@ -6,19 +6,22 @@ import { defineConfig } from 'vitest/config';
 const require = createRequire(import.meta.url);
 
 /**
- * The test files that start processes of their own — the service as `npm start` runs it
- * (test/helpers/process.ts), a browser, several Redis-backed instances: found by what they import, so
- * that a new such file joins them by itself. They wait on those processes, which take the cores at their
- * start; they run after the rest, two at a time, so that their starts do not stall the in-process tests'
- * event loops (and theirs).
+ * The test files that run apart from the rest: those that start processes of their own — the service as
+ * `npm start` runs it (test/helpers/process.ts), a browser — found by what they import, so that a new
+ * such file joins them by itself, and those whose header says "Run apart" (a verdict graded on a time
+ * the lab takes, which a busy machine stretches). The processes take the cores at their start: these
+ * files run after the rest, two at a time, so that they do not stall the in-process tests' event loops,
+ * nor those the others' stall theirs.
  */
-function filesStartingProcesses(dir: string): string[] {
+function filesRunApart(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => join(dir, file).split('\\').join('/'))
-    .filter((file) => /helpers\/process\.js'|from 'playwright-core'/.test(readFileSync(file, 'utf8')));
+    .filter((file) =>
+      /helpers\/process\.js'|from 'playwright-core'|^ \* Run apart\b/m.test(readFileSync(file, 'utf8')),
+    );
 }
-const STARTING_PROCESSES = filesStartingProcesses('test');
+const RUN_APART = filesRunApart('test');
 
 export default defineConfig({
   resolve: {
@@ -40,7 +43,7 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: ['test/**/*.test.ts'],
-          exclude: STARTING_PROCESSES,
+          exclude: RUN_APART,
           // Most tests wait on loopback sockets, not the CPU: more files at once than cores. A process
           // runs one file after another with the modules the previous ones loaded (the schema, the checks,
           // the labs' certificates): loading them again per file was most of the suite's time. A test
@@ -53,8 +56,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'processes',
-          include: STARTING_PROCESSES,
+          name: 'apart',
+          include: RUN_APART,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },

@@ -219,7 +219,9 @@ describe('the question budget', () => {
     await expect(ctx.resolve(`mx1.${MANY}`, 'A')).rejects.toMatchObject({ code: 'FAN_OUT_LIMIT', status: 502 });
     // and again: the same refusal, still unasked
     await expect(ctx.resolve(`mx1.${MANY}`, 'A')).rejects.toMatchObject({ code: 'FAN_OUT_LIMIT' });
-    expect([...distinctQuestions()].sort()).toEqual([`A mx0.${MANY}`, `AAAA mx0.${MANY}`, `MX ${MANY}`]);
+    // (a block list's question the previous test's check resent late, on a busy machine, is not this one's)
+    const asked = [...distinctQuestions()].filter((q) => q.endsWith(MANY));
+    expect(asked.sort()).toEqual([`A mx0.${MANY}`, `AAAA mx0.${MANY}`, `MX ${MANY}`]);
   });
 
   it('a check that runs out of it reports the parts that could not finish, and asks nothing more', async () => {
