@@ -34,8 +34,10 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // no packet leaves loopback, in CI's network namespace or not
     setupFiles: ['test/setup/loopback-only.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Wide: a test waits for events, and its time-out only ends one that hangs; four files at once on a
+    // busy machine stretch the others' runs
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
     pool: 'forks',
     projects: [
       {
