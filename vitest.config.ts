@@ -5,23 +5,26 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
-/**
- * The test files that run apart from the rest: those that start processes of their own — the service as
- * `npm start` runs it (test/helpers/process.ts), a browser — found by what they import, so that a new
- * such file joins them by itself, and those whose header says "Run apart" (a verdict graded on a time
- * the lab takes, which a busy machine stretches). The processes take the cores at their start: these
- * files run after the rest, two at a time, so that they do not stall the in-process tests' event loops,
- * nor those the others' stall theirs.
- */
-function filesRunApart(dir: string): string[] {
+/** The test files below `dir` whose source matches `pattern`, relative to the root. */
+function testFiles(dir: string, pattern: RegExp): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => join(dir, file).split('\\').join('/'))
-    .filter((file) =>
-      /helpers\/process\.js'|from 'playwright-core'|^ \* Run apart\b/m.test(readFileSync(file, 'utf8')),
-    );
+    .filter((file) => pattern.test(readFileSync(file, 'utf8')));
 }
-const RUN_APART = filesRunApart('test');
+
+/**
+ * The files that start processes of their own — the service as `npm start` runs it
+ * (test/helpers/process.ts), a browser — found by what they import, so that a new such file joins them by
+ * itself. The processes take the cores at their start: these files run after the in-process ones, two at
+ * a time, so that they do not stall the in-process tests' event loops.
+ */
+const STARTING_PROCESSES = testFiles('test', /helpers\/process\.js'|from 'playwright-core'/);
+/**
+ * The files whose header says "Run alone": verdicts graded against a time the lab takes or a deadline
+ * (a composite's bound, a rating's), which other files running at once stretch. Last, one at a time.
+ */
+const RUN_ALONE = testFiles('test', /^ \* Run alone\b/m).filter((file) => !STARTING_PROCESSES.includes(file));
 
 export default defineConfig({
   resolve: {
@@ -45,7 +48,7 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: ['test/**/*.test.ts'],
-          exclude: RUN_APART,
+          exclude: [...STARTING_PROCESSES, ...RUN_ALONE],
           // Most tests wait on loopback sockets, not the CPU: more files at once than cores. A process
           // runs one file after another with the modules the previous ones loaded (the schema, the checks,
           // the labs' certificates): loading them again per file was most of the suite's time. A test
@@ -58,10 +61,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'apart',
-          include: RUN_APART,
+          name: 'processes',
+          include: STARTING_PROCESSES,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'alone',
+          include: RUN_ALONE,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
