@@ -25,6 +25,13 @@ const STARTING_PROCESSES = testFiles('test', /helpers\/process\.js'|from 'playwr
  * (a composite's bound, a rating's), which other files running at once stretch. Last, one at a time.
  */
 const RUN_ALONE = testFiles('test', /^ \* Run alone\b/m).filter((file) => !STARTING_PROCESSES.includes(file));
+/**
+ * The files that install fake timers: a timer that another file's leftover work sets while they run
+ * would be theirs (`vi.getTimerCount()`), so each runs in a process of its own.
+ */
+const FAKE_TIMERS = testFiles('test', /vi\.useFakeTimers\(/).filter(
+  (file) => !STARTING_PROCESSES.includes(file) && !RUN_ALONE.includes(file),
+);
 
 export default defineConfig({
   resolve: {
@@ -48,12 +55,21 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: ['test/**/*.test.ts'],
-          exclude: [...STARTING_PROCESSES, ...RUN_ALONE],
+          exclude: [...STARTING_PROCESSES, ...RUN_ALONE, ...FAKE_TIMERS],
           // Most tests wait on loopback sockets, not the CPU: more files at once than cores. A process
           // runs one file after another with the modules the previous ones loaded (the schema, the checks,
           // the labs' certificates): loading them again per file was most of the suite's time. A test
           // file must therefore leave no global state behind (test/setup/loopback-only.ts installs once).
           isolate: false,
+          maxWorkers: 4,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'fake-timers',
+          include: FAKE_TIMERS,
           maxWorkers: 4,
           sequence: { groupOrder: 0 },
         },
