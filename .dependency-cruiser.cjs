@@ -1,7 +1,7 @@
 /**
  * The layers of src/, enforced in CI (`npm run layers`). Lower layers never import higher ones:
  *
- *   foundation  errors, config, log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
+ *   foundation  errors, config (and config/), log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
  *   probes/     network I/O, its result types, parsers and errors
  *   platform/   keys, auth, quota, redis, metrics, shared cache, admission
  *   loaders/    the per-request check context: every loader and cross-request cache
@@ -11,12 +11,12 @@
  *   graphql/    the Pothos schema, check definitions, yoga and its plugins
  *   rest/       the v1 shim over the GraphQL pipeline
  *   web/        pages and endpoints around the API (developer page, key issuance, health)
- *   top         app.ts, main.ts, create-services.ts, cluster/, http-server.ts, client-errors.ts (composition)
+ *   top         app.ts, main.ts, create-services.ts, cluster/, warm-up/, http-server.ts, client-errors.ts (composition)
  *
  * There are no exceptions: a rule that needs one is a design question, not a configuration one.
  */
-const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/net/';
-const top = '^src/(app|main|create-services|http-server|client-errors)[.]ts$|^src/cluster/';
+const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/(config|net)/';
+const top = '^src/(app|main|create-services|http-server|client-errors)[.]ts$|^src/(cluster|warm-up)/';
 const services = '^src/services[.]ts$';
 
 /** `from` may not import `to` */
@@ -34,7 +34,7 @@ module.exports = {
     forbid('graphql-below-rest', 'the schema does not know the REST shim or the pages', '^src/graphql/', '^src/(rest|web)/|' + top),
     forbid('rest-below-web', 'the REST shim does not know the pages', '^src/rest/', '^src/web/|' + top),
     forbid('web-below-top', 'pages do not know the composition root', '^src/web/', top),
-    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: loading the schema and its checks cost it 25 MB", '^src/cluster/', '^src/(loaders|checks|graphql|rest|web)/|^src/(app|create-services|http-server)[.]ts$'),
+    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: the schema and its checks would cost it a worker's memory (docs/performance.md \"Measured reasons behind design choices\")", '^src/cluster/', '^src/(loaders|checks|graphql|rest|web)/|^src/(app|create-services|http-server)[.]ts$'),
     forbid('monitors-read-plain-data', 'monitors/ diffs, judges and stores plain JSON answers: the foundation and the embedded database, nothing of the checks, schema or routes that produce the answers', '^src/monitors/', `^src/(probes|loaders|checks|graphql|rest|web|jobs)/|^src/platform/(?!embedded-db[.]ts$)|${services}|${top}`),
     forbid('monitors-above-platform', 'monitors/ sits beside graphql/ and rest/, which will use it; the layers below do not know it', `${foundation}|^src/(probes|platform|loaders|checks)/`, '^src/monitors/'),
     forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', '^(test|bench|scripts)/'),

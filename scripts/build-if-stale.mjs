@@ -6,8 +6,9 @@
  *
  * dist/ is one bundle of the service and the packages it imports (esbuild: ES modules, split at the
  * service's own lazy imports, whitespace and syntax minified, names kept so that stack traces stay
- * readable; source maps beside it). A worker then loads about 9 MB less code than from the separate
- * modules tsc would emit, and starts faster (docs/operations.md "Under load"). Type checking is `npm run typecheck`.
+ * readable; source maps beside it). A worker then loads less code than from the separate modules tsc
+ * would emit, and starts faster (docs/operations.md "Under load"; the figures: docs/performance.md
+ * "Measured reasons behind design choices"). Type checking is `npm run typecheck`.
  * node_modules/ stays needed at run time for the files read from packages (the bundled IP data,
  * swagger-ui-dist's assets) and for lmdb, whose native binary is loaded from its package.
  */
@@ -52,8 +53,8 @@ const definitionsWrittenOut = {
 /**
  * graphql-jit (src/graphql/plugins/use-precompiled-documents.ts) imports fast-json-stringify, and with it
  * ajv, when it loads, but calls it only for its `customJSONSerializer` option, which the service leaves
- * off: the bundle gets a stand-in that says so should it ever be called. Each worker then loads about
- * 9 MB of code and 1.3 MB of heap less.
+ * off: the bundle gets a stand-in that says so should it ever be called, and each worker loads neither
+ * (docs/performance.md "Measured reasons behind design choices").
  */
 const withoutJsonSerializerCompiler = {
   name: 'without-json-serializer-compiler',

@@ -4,6 +4,7 @@
  */
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { API_CORS_HEADERS, preflightResponse } from '../platform/cors.js';
+import { KEY_PLACEHOLDER } from '../platform/auth.js';
 import { renderGraphiqlPage } from './graphiql-assets.js';
 import type { Services } from '../services.js';
 import { createRequestContext, type ExecutionInput, type RequestContext } from './context.js';
@@ -55,7 +56,7 @@ export function createNetdiagYoga(
     graphiql: {
       title: 'netdiag GraphQL explorer',
       defaultQuery: GRAPHIQL_EXAMPLE,
-      headers: JSON.stringify({ 'x-api-key': 'YOUR_KEY' }),
+      headers: JSON.stringify({ 'x-api-key': KEY_PLACEHOLDER }),
     },
     maskedErrors: {
       maskError: createMaskError(services.logger, new Set(services.systemResolvers.map(formatUpstream))),

@@ -15,6 +15,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { buildConfig } from '../../src/config.js';
+import { NO_LOOP_DELAY_SENSOR } from '../../src/platform/admission.js';
 import { createServices } from '../../src/create-services.js';
 import { silentLogger } from '../../src/log.js';
 import { restRoutes } from '../../src/rest/routes.js';
@@ -45,11 +46,10 @@ describe.skipIf(!hasChromium)(
           system: ['127.0.0.1:9'],
           publicResolvers: [{ name: 'Lab', ip: '192.0.2.53', countryCode: 'ZZ', address: '127.0.0.1:9' }],
         },
-        // chromium starting beside a busy test run delays this process's event loop; shedding on it would
-        // fail the page loads for a reason that is not the page's (as in test/helpers/app.ts)
-        admission: { maxEventLoopDelayMs: 0 },
       });
-      services = await createServices(config, silentLogger);
+      // chromium starting beside a busy test run delays this process's event loop; shedding on it would
+      // fail the page loads for a reason that is not the page's (as in test/helpers/app.ts)
+      services = await createServices(config, silentLogger, { loopDelaySensor: NO_LOOP_DELAY_SENSOR });
       const app = createApp(services);
       server = createServer(
         createServerAdapter<{ req: import('node:http').IncomingMessage }>((request, ctx) =>

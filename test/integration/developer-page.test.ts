@@ -113,6 +113,7 @@ describe('GET /', () => {
     expect(html).toContain(`${ORIGIN}/api/v1/ip-info?target=8.8.8.8&#38;api_key=YOUR_KEY`);
     expect(html).toContain('href="/graphql"');
     expect(html).toContain('href="/api/v1/openapi.json"');
+    expect(html).toContain('href="/docs#/Jobs"');
     expect(html).toContain('300 credits per rolling 24 hours');
     expect(html).toContain('One address (an IPv6 /48 network counts as one) may obtain 3 keys per rolling 24 hours');
   });
