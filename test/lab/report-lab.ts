@@ -3,7 +3,8 @@
  * (the system resolver: the site's address, MX, SPF and DMARC), an HTTPS site and its plain-HTTP port (the
  * lab PKI, the security headers), an SMTP server offering STARTTLS, and a WHOIS server. `hold('site')` makes
  * the site (or WHOIS) wait until `release()`, so a test can watch a report while one check is still running;
- * `hostile` puts markup in a TXT record, a status line, a redirect's Location header and the registrar's name.
+ * `hostile` puts markup in a TXT record, the response's status line and Location header, and the registrar's
+ * name.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';

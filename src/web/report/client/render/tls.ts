@@ -47,7 +47,7 @@ function scoreBars(grade: Data): SVGSVGElement {
 function suiteMatrix(rating: Data): HTMLElement {
   const suites = list(rating.cipherSuites);
   const versions = list(rating.protocols)
-    .filter((p) => p.result === 'accepted' || suites.some((c) => c.version === p.version))
+    .filter((p) => p.result === 'supported' || suites.some((c) => c.version === p.version))
     .map((p) => text(p.version));
   const byName = new Map<string, { suite: Data; versions: Set<string> }>();
   for (const suite of suites) {
@@ -105,7 +105,7 @@ export function renderTls(rating: Data | null, part: Data | null): Child[] {
           letter !== text(grade.letterIgnoringTrust)
             ? ` · ${text(grade.letterIgnoringTrust)} if the certificate were trusted`
             : '',
-          ` · ${text(rating.handshakes)} handshakes in ${text(rating.durationMs)} ms`,
+          ` · ${text(rating.handshakes)} handshakes in ${Math.round(Number(rating.durationMs))} ms`,
           rating.partial === true ? ' · partial: the rating ran out of time' : '',
         ),
         scoreBars(grade),
