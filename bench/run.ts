@@ -15,6 +15,8 @@ import { benchTlsConfiguration } from './tls-configuration.js';
 import { benchTlsRating } from './tls-rating.js';
 import { benchHttpRating } from './http-rating.js';
 import { benchJobs } from './jobs.js';
+import { benchReport } from './report.js';
+import { benchCli } from './cli.js';
 
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);
 
@@ -27,6 +29,8 @@ await benchTlsRating();
 await benchHttpRating();
 await benchJobs();
 await benchMailhealth();
+await benchReport();
+await benchCli();
 await benchAbuse();
 await benchParsers();
 await benchStartup();

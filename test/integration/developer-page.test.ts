@@ -503,7 +503,9 @@ describe('GraphiQL example', () => {
     t = await createTestApp();
     const page = await t.app.fetch(new Request(`${ORIGIN}/graphql`, { headers: { accept: 'text/html' } }));
     // the options travel in the page's JSON block, which GraphiQL's script (one file whatever the options) reads
-    const options = /<script type="application\/json" id="graphiql-options">([\s\S]*?)<\/script>/.exec(await page.text())?.[1];
+    const options = /<script type="application\/json" id="graphiql-options">([\s\S]*?)<\/script>/.exec(
+      await page.text(),
+    )?.[1];
     expect(JSON.parse(options!).defaultQuery).toBe(GRAPHIQL_EXAMPLE);
   });
 });

@@ -33,14 +33,46 @@ export const HOSTILE = {
 
 const DAY_MS = 86_400_000;
 
-export interface ReportLab {
+/** Where the lab's servers are: enough to point an app at a lab running in another process (bench/report.ts). */
+export interface ReportLabAddresses {
   readonly domain: string;
-  readonly pki: LabPki;
-  readonly dns: DnsLab;
   /** the site's HTTPS and HTTP ports */
   readonly https: number;
   readonly http: number;
   readonly whoisPort: number;
+  readonly smtpPort: number;
+  readonly dnsPort: number;
+  /** the lab root's certificate (PEM) */
+  readonly rootCert: string;
+}
+
+/** The configuration of an app or a command against the lab (targets on loopback allowed). */
+export function reportLabConfig(lab: ReportLabAddresses): Record<string, any> {
+  return {
+    dns: { system: [`127.0.0.1:${lab.dnsPort}`], timeoutMs: 2000 },
+    targets: { allow: ['127.0.0.0/8', '::1/128'] },
+    whois: { server: '127.0.0.1', port: lab.whoisPort, timeoutMs: 5000 },
+    dnsbl: { zones: [{ zone: 'bl.lab.test', name: 'Lab BL' }] },
+    dkim: { selectors: ['default'] },
+    http: { timeoutMs: 20_000 },
+    smtp: { replyTimeoutMs: 3000, sessionTimeoutMs: 6000 },
+  };
+}
+
+/** The seams of an in-process app: the lab root, the web and SMTP ports, stand-in ping (written into `dir`) and IP data. */
+export function reportLabOverrides(lab: ReportLabAddresses, dir: string): ServiceOverrides {
+  return {
+    connections: { tlsCa: lab.rootCert, connectTimeoutMs: 2000, handshakeTimeoutMs: 2000 },
+    webPorts: { http: lab.http, https: lab.https },
+    smtpPort: lab.smtpPort,
+    ipData: ipDataStandIn(),
+    pingPath: pingStandIn(dir),
+  };
+}
+
+export interface ReportLab extends ReportLabAddresses {
+  readonly pki: LabPki;
+  readonly dns: DnsLab;
   /** the configuration of an app or a command against this lab (targets on loopback allowed) */
   readonly config: Record<string, any>;
   /** the seams of an in-process app: the lab root, the web and SMTP ports, stand-in ping and IP data */
@@ -104,8 +136,18 @@ function registryAnswer(queried: string, registrar: string): string {
   ].join('\r\n');
 }
 
-export async function startReportLab(options: { hostile?: boolean } = {}): Promise<ReportLab> {
+/** Delays that make the lab answer as servers across the internet do (bench/report.ts). */
+export interface LabLatency {
+  readonly dnsMs?: number;
+  readonly whoisMs?: number;
+  /** each HTTP answer of the site */
+  readonly httpMs?: number;
+}
+
+export async function startReportLab(options: { hostile?: boolean; latency?: LabLatency } = {}): Promise<ReportLab> {
   const hostile = options.hostile === true;
+  const latency = options.latency ?? {};
+  const pause = (ms = 0) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
   const dir = mkdtempSync(join(tmpdir(), 'netdiag-report-lab-'));
   const pki = await labPki();
   const rootFile = join(dir, 'lab-root.pem');
@@ -126,7 +168,7 @@ export async function startReportLab(options: { hostile?: boolean } = {}): Promi
   // the site: HTTPS with the security headers; with `hostile`, a redirect whose Location carries markup and a
   // page whose status line does
   const site = https.createServer({ cert: pki.good.chain, key: pki.good.key }, (req, res) => {
-    void gate('site').then(() => {
+    void Promise.all([gate('site'), pause(latency.httpMs)]).then(() => {
       if (hostile && req.url === '/') {
         res.writeHead(301, { location: HOSTILE.location, 'content-length': '0' });
         res.end();
@@ -147,7 +189,7 @@ export async function startReportLab(options: { hostile?: boolean } = {}): Promi
   const httpsPort = (site.address() as AddressInfo).port;
 
   const plain = http.createServer((req, res) => {
-    void gate('site').then(() => {
+    void Promise.all([gate('site'), pause(latency.httpMs)]).then(() => {
       res.writeHead(301, { location: `https://${REPORT_DOMAIN}:${httpsPort}${req.url ?? '/'}`, 'content-length': '0' });
       res.end();
     });
@@ -164,7 +206,7 @@ export async function startReportLab(options: { hostile?: boolean } = {}): Promi
       line += chunk.toString('latin1');
       if (!line.includes('\n')) return;
       const queried = line.trim();
-      void gate('whois').then(() =>
+      void Promise.all([gate('whois'), pause(latency.whoisMs)]).then(() =>
         socket.end(registryAnswer(queried, hostile ? HOSTILE.registrar : 'Lab Registrar Ltd')),
       );
     });
@@ -181,6 +223,7 @@ export async function startReportLab(options: { hostile?: boolean } = {}): Promi
 
   const dns = await startDnsLab({
     authoritative: false,
+    ...(latency.dnsMs ? { delayMs: latency.dnsMs } : {}),
     records: [
       rr.a(REPORT_DOMAIN, '127.0.0.1'),
       rr.mx(REPORT_DOMAIN, 10, REPORT_MX),
@@ -194,32 +237,22 @@ export async function startReportLab(options: { hostile?: boolean } = {}): Promi
     ],
   });
 
-  const config = {
-    dns: { system: [`127.0.0.1:${dns.port}`], timeoutMs: 2000 },
-    targets: { allow: ['127.0.0.0/8', '::1/128'] },
-    whois: { server: '127.0.0.1', port: whoisPort, timeoutMs: 5000 },
-    dnsbl: { zones: [{ zone: 'bl.lab.test', name: 'Lab BL' }] },
-    dkim: { selectors: ['default'] },
-    http: { timeoutMs: 20_000 },
-    smtp: { replyTimeoutMs: 3000, sessionTimeoutMs: 6000 },
-  };
-  const overrides: ServiceOverrides = {
-    connections: { tlsCa: pki.root.cert, connectTimeoutMs: 2000, handshakeTimeoutMs: 2000 },
-    webPorts: { http: httpPort, https: httpsPort },
-    smtpPort: smtp.port,
-    ipData: ipDataStandIn(),
-    pingPath: pingStandIn(dir),
-  };
-
-  return {
+  const addresses: ReportLabAddresses = {
     domain: REPORT_DOMAIN,
-    pki,
-    dns,
     https: httpsPort,
     http: httpPort,
     whoisPort,
-    config,
-    overrides,
+    smtpPort: smtp.port,
+    dnsPort: dns.port,
+    rootCert: pki.root.cert,
+  };
+
+  return {
+    ...addresses,
+    pki,
+    dns,
+    config: reportLabConfig(addresses),
+    overrides: reportLabOverrides(addresses, dir),
     rootFile,
     hold: (what) => {
       holding.add(what);
