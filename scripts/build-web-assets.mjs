@@ -23,7 +23,10 @@ const brotliAsync = promisify(brotliCompress);
 /** The manifest's name inside the assets directory (read by src/web/assets.ts). */
 export const MANIFEST = 'manifest.json';
 
-/** Above this size brotli's best quality costs a minute on GraphiQL's bundle for a few percent: quality 9. */
+/**
+ * Above this size, brotli's best quality takes far longer for a few percent (GraphiQL's bundle, docs/report.md
+ * "Assets"): quality 9.
+ */
 const BEST_QUALITY_UP_TO_BYTES = 1024 * 1024;
 
 /**
