@@ -339,6 +339,7 @@ ${m.endpoints.map(endpointRow).join('\n')}
 <ul>
 <li><a href="${GRAPHIQL_PATH}">GraphiQL</a>, the GraphQL explorer: put your key in its Headers tab as <code>{"x-api-key": "YOUR_KEY"}</code>. An operation costs the sum of the checks it selects.</li>
 <li><a href="/docs">The API reference</a>, every REST endpoint with its parameters and answers, and <a href="${OPENAPI_PATH}">the OpenAPI document</a> behind it, for client generators.</li>
+<li><a href="/report">The report page</a>: every verdict about a domain (TLS and HTTP grades, DNSSEC, mail, registration) on one page a person reads, with your key.</li>
 </ul>
 </section>
 </main>`;

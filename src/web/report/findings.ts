@@ -116,6 +116,16 @@ export const CHECK_ADVICE: Readonly<Record<string, Advice>> = {
     fix: 'See the TLS section: drop old protocol versions and weak suites, serve a trusted, complete chain.',
     link: SSL_LABS_GUIDE,
   },
+  caa: {
+    why: 'CAA records name the certificate authorities that may issue for the domain; without them any CA may.',
+    fix: 'Publish CAA records with issue (and issuewild) naming your CAs, and iodef for reports.',
+    link: rfc(8659),
+  },
+  'security-txt': {
+    why: 'security.txt tells whoever finds a vulnerability in your site how to reach you.',
+    fix: 'Serve /.well-known/security.txt over HTTPS with Contact and an Expires within a year, signed if you can.',
+    link: rfc(9116),
+  },
   'http-rating': {
     why: "The Observatory's grade sums up the HTTP security headers browsers enforce for you.",
     fix: 'See the HTTP security section: each failed test says what to send.',
