@@ -95,6 +95,14 @@ describe('the page', () => {
     expect(setup.operation).toBe(operations.text('mail'));
   });
 
+  it('reads a pasted address as its host', async () => {
+    const t = await labApp();
+    const html = await (
+      await t.get(`/report?domain=${encodeURIComponent(`https://${lab.domain}:8443/a?b`)}`, { key: null })
+    ).text();
+    expect(JSON.parse(/id="report-setup">([\s\S]*?)<\/script>/.exec(html)![1]!).domain).toBe(lab.domain);
+  });
+
   it('shows a hostile domain parameter as text', async () => {
     const t = await labApp();
     const hostile = '"><script>alert(1)</script>';

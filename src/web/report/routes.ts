@@ -20,6 +20,16 @@ export interface ReportRoutes {
   publicReportPrice(body: unknown): number | null;
 }
 
+/** A pasted address (`https://example.com/path`) stands for its host; anything else is left to the checks to judge. */
+function hostOf(input: string): string {
+  if (!input.includes('://')) return input;
+  try {
+    return new URL(input).hostname || input;
+  } catch {
+    return input;
+  }
+}
+
 export function createReportRoutes(deps: {
   config: Config;
   assets: WebAssets;
@@ -36,7 +46,7 @@ export function createReportRoutes(deps: {
           headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' },
         });
       }
-      const domain = (url.searchParams.get('domain') ?? '').trim().slice(0, MAX_DOMAIN_LENGTH);
+      const domain = hostOf((url.searchParams.get('domain') ?? '').trim()).slice(0, MAX_DOMAIN_LENGTH);
       const asked = url.searchParams.get('view');
       const view: ReportView = isReportView(asked) ? asked : 'all';
       const body = renderReportPage({

@@ -79,6 +79,11 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
   },
 ];
 
+/** A tool's GraphQL field: its name in camelCase (`dnssec-chain` → `dnssecChain`, as the README's table says). */
+export function fieldOf(tool: string): string {
+  return tool.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
 export function isReportView(value: string | null | undefined): value is ReportView {
   return value === 'web' || value === 'mail' || value === 'all';
 }

@@ -5,7 +5,7 @@
  * through ./dom.ts, as text.
  */
 import { meros } from 'meros/browser';
-import { REPORT_SECTIONS } from '../sections.js';
+import { fieldOf, REPORT_PARTS, REPORT_SECTIONS } from '../sections.js';
 import { verdictsOf, websitePart, type Verdict } from '../verdicts.js';
 import { type Data, fill, h, isObject, list, text } from './dom.js';
 import { badge, rawAnswer, toneOf } from './render/common.js';
@@ -195,10 +195,11 @@ async function run(setup: Setup, key: string): Promise<void> {
   };
 
   const read = (payload: Payload) => {
-    // fields not deferred (none in the report's operation) and the deferred parts as they come
+    // fields answered whole (an answer not in parts) and the deferred parts as they come
     for (const [field, value] of Object.entries(payload.data ?? {})) {
+      const part = REPORT_PARTS.find((p) => fieldOf(p.tool) === field)?.id ?? field;
       arrived(
-        field,
+        part,
         value,
         payload.errors?.filter((e) => e.path?.[0] === field),
       );

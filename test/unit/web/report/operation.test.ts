@@ -12,7 +12,7 @@ import { costOf, priceOperation } from '../../../../src/graphql/pricing.js';
 import { schema } from '../../../../src/graphql/schema.js';
 import { restRoutes } from '../../../../src/rest/routes.js';
 import { composeReportOperation, reportOperations } from '../../../../src/web/report/operation.js';
-import { partsOf, REPORT_VIEWS } from '../../../../src/web/report/sections.js';
+import { fieldOf, partsOf, REPORT_VIEWS } from '../../../../src/web/report/sections.js';
 
 const withDefer = new GraphQLSchema({
   ...schema.toConfig(),
@@ -28,6 +28,7 @@ describe('the report operation', () => {
     expect(validate(withDefer, document)).toEqual([]);
     for (const part of partsOf(view)) {
       const field = restRoutes.get(part.tool)!.field;
+      expect(fieldOf(part.tool)).toBe(field);
       expect(text).toMatch(
         new RegExp(`\\.\\.\\. @defer\\(label: "${part.id}"\\) \\{\\s+${field}\\((domain|target): \\$domain\\)`),
       );
