@@ -11,12 +11,19 @@
  *   graphql/    the Pothos schema, check definitions, yoga and its plugins
  *   rest/       the v1 shim over the GraphQL pipeline
  *   web/        pages and endpoints around the API (developer page, key issuance, health)
- *   top         app.ts, main.ts, create-services.ts, cluster/, warm-up/, http-server.ts, client-errors.ts (composition)
+ *   top         app.ts, main.ts, create-services.ts, cluster/, warm-up/, http-server.ts, client-errors.ts (composition),
+ *               cli/ (the netdiag command, which composes the app in its own process)
+ *
+ * Beside the layers: the report page's browser code (web/report/client/) imports only itself and the report's
+ * pure modules (sections, findings, verdicts), which import nothing; and the service never imports the
+ * browser code or the command.
  *
  * There are no exceptions: a rule that needs one is a design question, not a configuration one.
  */
 const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/(config|net)/';
-const top = '^src/(app|main|create-services|http-server|client-errors)[.]ts$|^src/(cluster|warm-up)/';
+const top = '^src/(app|main|create-services|http-server|client-errors)[.]ts$|^src/(cluster|warm-up|cli)/';
+const reportPure = '^src/web/report/(sections|findings|verdicts)[.]ts$';
+const browserCode = '^src/web/report/client/';
 const services = '^src/services[.]ts$';
 
 /** `from` may not import `to` */
@@ -37,6 +44,21 @@ module.exports = {
     forbid('cluster-stays-light', "the primary holds ledgers and forks workers: the schema and its checks would cost it a worker's memory (docs/performance.md \"Measured reasons behind design choices\")", '^src/cluster/', '^src/(loaders|checks|graphql|rest|web)/|^src/(app|create-services|http-server)[.]ts$'),
     forbid('monitors-read-plain-data', 'monitors/ diffs, judges and stores plain JSON answers: the foundation and the embedded database, nothing of the checks, schema or routes that produce the answers', '^src/monitors/', `^src/(probes|loaders|checks|graphql|rest|web|jobs)/|^src/platform/(?!embedded-db[.]ts$)|${services}|${top}`),
     forbid('monitors-above-platform', 'monitors/ sits beside graphql/ and rest/, which will use it; the layers below do not know it', `${foundation}|^src/(probes|platform|loaders|checks)/`, '^src/monitors/'),
+    {
+      name: 'report-client-runs-in-browsers',
+      comment: "the report page's script is bundled for browsers: its own modules and the report's pure ones, no Node module",
+      severity: 'error',
+      from: { path: browserCode },
+      to: { pathNot: `${browserCode}|${reportPure}|^node_modules/meros/` },
+    },
+    {
+      name: 'report-modules-are-pure',
+      comment: 'sections, findings and verdicts are bundled into the browser script and the command alike: they import only each other',
+      severity: 'error',
+      from: { path: reportPure },
+      to: { pathNot: reportPure },
+    },
+    forbid('service-imports-no-browser-code-or-command', 'the page script and the command use the service, never the reverse', '^src/(?!cli/|web/report/client/)', `${browserCode}|^src/cli/`),
     forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', '^(test|bench|scripts)/'),
     {
       name: 'no-dev-dependencies-in-src',

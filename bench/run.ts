@@ -17,6 +17,8 @@ import { benchTlsRating } from './tls-rating.js';
 import { benchHttpRating } from './http-rating.js';
 import { benchJobs } from './jobs.js';
 import { benchMonitorsStore } from './monitors-store.js';
+import { benchReport } from './report.js';
+import { benchCli } from './cli.js';
 
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);
 
@@ -30,6 +32,8 @@ await benchHttpRating();
 await benchJobs();
 await benchMonitorsStore();
 await benchMailhealth();
+await benchReport();
+await benchCli();
 await benchAbuse();
 await benchParsers();
 await benchStartup();

@@ -15,10 +15,16 @@
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWebAssets } from './build-web-assets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const inputs = [join(root, 'src'), join(root, 'package-lock.json'), fileURLToPath(import.meta.url)];
+const inputs = [
+  join(root, 'src'),
+  join(root, 'package-lock.json'),
+  fileURLToPath(import.meta.url),
+  join(root, 'scripts', 'build-web-assets.mjs'),
+];
 const definitionsDir = join(root, 'src', 'graphql', 'definitions');
 
 function newestMtime(path) {
@@ -106,7 +112,7 @@ export async function buildIfStale({ quiet = false, always = false, outDir = dis
   const stamp = join(outDir, '.built');
   const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
   if (!always && builtAt > 0 && Math.max(...inputs.map(newestMtime)) <= builtAt) return false;
-  if (!quiet) process.stderr.write('netdiag: building dist/ (esbuild bundle of src/main.ts)\n');
+  if (!quiet) process.stderr.write('netdiag: building dist/ (esbuild bundle of src/main.ts and the web assets)\n');
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -124,9 +130,13 @@ export async function buildIfStale({ quiet = false, always = false, outDir = dis
         // run as a process of its own by src/probes/ipdata/ip-data-builder.ts, found next to the chunk
         // that starts it (every chunk sits in dist/ itself)
         { in: 'src/probes/ipdata/build-ip-data-main.ts', out: 'build-ip-data-main' },
+        // the netdiag command (bin/netdiag.mjs), sharing the service's chunks
+        { in: 'src/cli/main.ts', out: 'cli' },
       ],
       outdir: outDir,
     });
+    // the pages' scripts, style sheets and icons, hashed and compressed before any visit
+    await buildWebAssets(outDir, esbuild);
   } finally {
     await esbuild.stop();
   }

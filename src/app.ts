@@ -27,7 +27,11 @@ import { createDeveloperRoutes } from './web/key-issuance.js';
 import { createUnkeyedGate } from './platform/unkeyed-budget.js';
 import { createDocsRoutes, DOCS_PATH } from './web/docs-page.js';
 import { apiIndex, type ApiIndex } from './rest/api-index.js';
-import { GRAPHIQL_ASSETS, graphiqlAssetResponse } from './graphql/graphiql-assets.js';
+import { createWebAssets, FAVICON_PATH } from './web/assets.js';
+import { graphiqlPage } from './web/graphiql-page.js';
+import { createReportRoutes } from './web/report/routes.js';
+import { costOf } from './graphql/pricing.js';
+import { afterLastPart, isIncremental } from './platform/incremental-response.js';
 import { assetResponse, loadAsset, type StaticAsset } from './platform/static-assets.js';
 import { API_CORS_HEADERS, preflightResponse } from './platform/cors.js';
 
@@ -83,12 +87,24 @@ export function createApp(services: Services): App {
   const precompiled = precompiledRoutes;
   // Jobs run their items through this same pipeline, on a slot budget of their own (docs/contract/jobs.md);
   // the GraphQL job fields reach them through the context.
-  const yoga = createNetdiagYoga(services, { precompiled, jobs: () => jobs.operations });
+  // the pages' scripts, style sheets and icons, prepared by the build (src/web/assets.ts)
+  const assets = createWebAssets();
+  const yoga = createNetdiagYoga(services, {
+    precompiled,
+    jobs: () => jobs.operations,
+    renderGraphiQL: graphiqlPage(assets),
+  });
   const rest = createRestHandler(yoga, services);
   const jobs = createJobs(yoga, services);
   const developer = createDeveloperRoutes(services);
   const unkeyed = createUnkeyedGate(services);
   const docs = createDocsRoutes(OPENAPI_PATH);
+  const report = createReportRoutes({
+    config: services.config,
+    assets,
+    routes: restRoutes,
+    costOf: (tool) => costOf(services.config, tool),
+  });
   let openApi: Promise<StaticAsset> | undefined;
   let index: ApiIndex | undefined;
   // Built and compressed once (on libuv's thread pool), then sent in the encoding the client accepts;
@@ -138,10 +154,15 @@ export function createApp(services: Services): App {
           : envelopeResponse(tool, outcome.status, { error: outcome.message }, { headers });
       return { tool, response, shed: outcome.reason };
     }
+    let handedOver = false;
     try {
-      return { tool, response: await run() };
+      const response = await run();
+      if (!isIncremental(response)) return { tool, response };
+      // an answer sent in parts (@defer) holds its slot until its last part is made
+      handedOver = true;
+      return { tool, response: afterLastPart(response, outcome.release) };
     } finally {
-      outcome.release();
+      if (!handedOver) outcome.release();
     }
   }
 
@@ -196,19 +217,44 @@ export function createApp(services: Services): App {
       if (bounded instanceof Response) return { tool: 'graphql', response: withApiCors(bounded) };
       const misread = await jsonSentAsForm(bounded);
       if (misread) return { tool: 'graphql', response: withApiCors(misread) };
+      // A report's operation runs without a key where `web.publicReports` allows it, counted at its price
+      // in the address's budget for requests without a key (the request itself was counted above).
+      let paidWithoutKey = false;
+      if (!auth.ok && bounded.method === 'POST') {
+        const price = report.publicReportPrice(
+          await bounded
+            .clone()
+            .json()
+            .catch(() => null),
+        );
+        if (price !== null) {
+          const refused = await unkeyed(request, 'graphql', server.peerAddress, price - 1);
+          if (refused) return { tool: 'graphql', response: withApiCors(refused) };
+          paidWithoutKey = true;
+        }
+      }
       return admitted('graphql', auth.ok ? auth.identity.id : null, async () => {
-        // The operation is executed and its answer serialized when yoga.fetch resolves (no streaming).
+        // The operation is executed and its answer serialized when yoga.fetch resolves, except for an
+        // answer in parts (@defer), which is made as it is sent: its request ends after the last part.
         const atEnd: (() => void)[] = [];
+        const end = () => {
+          for (const f of atEnd) f();
+        };
+        let handedOver = false;
         try {
-          return await yoga.fetch(bounded, {
+          const response = await yoga.fetch(bounded, {
             peerAddress: server.peerAddress,
             url,
             auth,
             responseHeaders: {},
             atEnd,
+            ...(paidWithoutKey ? { prepaid: true } : {}),
           });
+          if (!isIncremental(response)) return response;
+          handedOver = true;
+          return afterLastPart(response, end);
         } finally {
-          for (const end of atEnd) end();
+          if (!handedOver) end();
         }
       });
     }
@@ -217,9 +263,13 @@ export function createApp(services: Services): App {
       if (refused) return { tool: 'openapi', response: refused };
       return { tool: 'openapi', response: assetResponse(request, await openApiAsset(), 'no-cache') };
     }
-    if (url.pathname.startsWith(`${GRAPHIQL_ASSETS}/`)) {
-      // content-hashed and cached by browsers: not counted against the unkeyed budget (the page is)
-      return { tool: 'graphql', response: await graphiqlAssetResponse(request, url.pathname) };
+    if (assets.handles(url.pathname) || url.pathname === FAVICON_PATH) {
+      // content-hashed (the icon aside) and cached by browsers: not counted against the unkeyed budget (pages are)
+      return { tool: 'assets', response: await assets.respond(request, url.pathname) };
+    }
+    if (report.matches(url.pathname)) {
+      const refused = await unkeyed(request, 'page', server.peerAddress);
+      return { tool: 'report', response: refused ?? report.page(request, url) };
     }
     if (docs.matches(url.pathname)) {
       const refused = docs.isPage(url.pathname) ? await unkeyed(request, 'docs', server.peerAddress) : null;

@@ -570,6 +570,18 @@ const schema = z
       .describe(
         '`/metrics`: served by the primary process on a listener of its own, never on the API port unless `token` is set ([Metrics](operations.md#metrics)).',
       ),
+    web: z
+      .object({
+        publicReports: z
+          .boolean()
+          .default(false)
+          .describe(
+            "the report page's operation runs without an API key, charged its credits' worth against the caller's address in the budget of `unkeyed`; `false`: a report needs a key ([Report](report.md))",
+          ),
+      })
+      .strict()
+      .prefault({})
+      .describe('The pages people read ([Report](report.md)).'),
   })
   .strict();
 
