@@ -1,6 +1,6 @@
 /**
- * `netdiag tls-rating` in process (issue 33; docs/cli.md "Performance"): at most 1.3× the rating a running
- * service answers plus Node's start-up. The same lab server rated three ways, medians of ROUNDS: the command
+ * `netdiag tls-rating` in process against its target (issue 33; docs/cli.md "Performance"): the rating a
+ * running service answers plus Node's start-up, with the margin the issue allows. The same lab server rated three ways, medians of ROUNDS: the command
  * (`bin/netdiag.mjs --local`, a child process: start-up, the service's code and configuration, the rating),
  * the REST call to a running service (warm), and `node -e 0`. Loopback only.
  */

@@ -1,7 +1,7 @@
 /**
  * The report page's targets (issue 33; docs/report.md "Performance"), measured in Chromium against the report
- * lab (in a process of its own, as remote servers are) with the latency of servers across the internet: the first section is on screen within 1.2× the time
- * of the fastest of its checks run alone, and the whole report within 1.2× the slowest. Every measurement
+ * lab (in a process of its own, as remote servers are) with the latency of servers across the internet: the first section is on screen within a small
+ * margin (issue 33's) of the fastest of its checks run alone, and the whole report within the same margin of the slowest. Every measurement
  * gets a fresh app (cold caches, as a domain nobody asked about lately), warmed by one call of the same
  * operation for another domain (the parsed operation is cached, as it is in a service that has served one
  * report). In the page, times run from the operation's request to the section drawn (the page's own load

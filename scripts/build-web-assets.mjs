@@ -111,7 +111,7 @@ async function graphiqlFiles() {
   ];
 }
 
-/** The favicon: the drawing as SVG (what pages link), and the same drawing as a 32×32 ICO for /favicon.ico. */
+/** The favicon: the drawing as SVG (what pages link), and the same drawing as a 32 by 32 pixel ICO for /favicon.ico. */
 function faviconFiles() {
   const svg = readFileSync(join(root, 'src/web/assets/favicon.svg'));
   return [
@@ -131,7 +131,7 @@ const PULSE = [
 ];
 
 /**
- * favicon.svg drawn again as pixels (a rounded blue square, a white pulse line), 4×4 samples a pixel, as an
+ * favicon.svg drawn again as pixels (a rounded blue square, a white pulse line), 16 samples a pixel, as an
  * ICO holding one 32-bit bitmap (the ICO format's BITMAPINFOHEADER with the height doubled for the mask,
  * rows bottom-up, then an all-zero AND mask: the alpha channel carries transparency).
  */
