@@ -1,7 +1,7 @@
 /**
  * Hostile job submissions (issue 31; docs/jobs.md "Endpoints") to the compiled service (one API worker),
  * against the loopback DNS lab: bodies of about 2 MiB that are refused — 150,000 unknown parameters, a
- * 1.9 MB parameter value, 10,000 targets whose last is invalid (from a key with the default allowance,
+ * parameter value of 1,900,000 characters, 10,000 targets whose last is invalid (from a key with the default allowance,
  * which cannot pay for them, and from a key whose allowance can) — each answered in under 100 ms
  * (target), the median of 5; and another key's sequential dns-lookup calls while a client in a process of
  * its own (bench/jobs-hostile-sender.ts) sends such bodies back to back, against the same calls with nothing

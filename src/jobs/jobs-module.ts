@@ -45,12 +45,29 @@ interface Parts {
   close(): Promise<void>;
 }
 
+/** The store opened by its first use: a process that never answers a job endpoint never opens it. */
+function openedWhenUsed(open: () => JobStore): JobStore {
+  let store: JobStore | undefined;
+  const use = () => (store ??= open());
+  return {
+    create: (record, targets, maxActive) => use().create(record, targets, maxActive),
+    activeCount: (keyId) => use().activeCount(keyId),
+    read: (id) => use().read(id),
+    page: (keyId, limit, cursor) => use().page(keyId, limit, cursor),
+    results: (record, after) => use().results(record, after),
+    cancel: (record) => use().cancel(record),
+    close: async () => store?.close(),
+  };
+}
+
 function embeddedParts(services: Services, tools: JobTools, place: RunnerPlace): Parts {
-  const store = openEmbeddedJobStore(services.config.server.dataDir);
+  const { dataDir } = services.config.server;
   if (place.kind === 'elsewhere') {
     if (!place.bus) throw new Error('jobs: the embedded store needs a bus to the job worker');
+    const store = openedWhenUsed(() => openEmbeddedJobStore(dataDir));
     return { store, bus: place.bus, runner: Promise.resolve(null), close: () => store.close() };
   }
+  const store = openEmbeddedJobStore(dataDir);
   const bus = localJobBus();
   const runner = startEmbeddedRunner({
     store,
