@@ -50,6 +50,7 @@ export function createItemSlots(
   let lastKey: string | undefined;
   const lastJob = new Map<string, SchedulableJob>();
   let running = 0;
+  let quietTimer: NodeJS.Timeout | undefined;
 
   /** the entries of `ring` starting after `last` (from the start when `last` is not in it) */
   function* after<T>(ring: readonly T[], last: T | undefined): Generator<T> {
@@ -100,7 +101,20 @@ export function createItemSlots(
       }
     },
     pump() {
-      while (running < (busy() ? yielding : concurrency)) {
+      for (;;) {
+        if (running >= (busy() ? yielding : concurrency)) {
+          // held back by interactive requests: the slots fill again once they have been quiet a while
+          if (running < concurrency && !quietTimer)
+            quietTimer = setTimeout(
+              () => {
+                quietTimer = undefined;
+                slots.pump();
+              },
+              lastBusy + INTERACTIVE_QUIET_MS - performance.now(),
+            );
+          quietTimer?.unref();
+          return;
+        }
         const job = next();
         if (!job) return;
         running++;

@@ -188,15 +188,17 @@ describe('reading, following, cancelling and listing', () => {
     expect(response.status).toBe(200);
     const cancelled = (await response.json()).data;
     expect(cancelled.status).toBe('cancelled');
-    expect(cancelled.cancelled).toBe(8); // two slots: items 0 and 1 were running
+    // two slots: items 0 and 1, or only item 0 while items gave way to the interactive call just before
+    const ran = 10 - cancelled.cancelled;
+    expect(ran === 1 || ran === 2).toBe(true);
     const ended = await h.untilEnded(body.data.id);
-    expect(ended).toMatchObject({ status: 'cancelled', done: 2, cancelled: 8 });
+    expect(ended).toMatchObject({ status: 'cancelled', done: ran, cancelled: 10 - ran });
     await new Promise((r) => setTimeout(r, 200));
     expect(ended.finishedAt).toEqual(expect.any(String));
     const lines = (await (await h.call(`/api/v1/jobs/${body.data.id}/results`)).text()).trim().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(ran);
     const after = Number((await h.call('/api/v1/mx-lookup?domain=name0.test')).headers.get('ratelimit-remaining'));
-    expect(after).toBe(before - 2 * COST - COST);
+    expect(after).toBe(before - ran * COST - COST);
   });
 
   it("lists the key's jobs newest first with a cursor; another key gets 404 for them", async () => {
