@@ -1,45 +1,64 @@
 /**
  * The layers of src/, enforced in CI (`npm run layers`). Lower layers never import higher ones:
  *
- *   foundation  errors, config, log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
- *   probes/     network I/O, its result types, parsers and errors
- *   platform/   keys, auth, quota, redis, metrics, shared cache, admission
- *   loaders/    the per-request check context: every loader and cross-request cache
- *   checks/     rules (pure) and run modules (through the check context)
- *   services.ts the long-lived services' type: the loaders' dependencies and the platform
- *   graphql/    the Pothos schema, check definitions, yoga and its plugins
- *   rest/       the v1 shim over the GraphQL pipeline
- *   web/        pages and endpoints around the API (developer page, key issuance, health)
- *   top         app.ts, main.ts, create-services.ts, cluster/, http-server.ts, client-errors.ts (composition)
+ *   foundation      errors, config, log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
+ *   probes/         network I/O, its result types, parsers and errors
+ *   platform/       keys, auth, quota, redis, metrics, shared cache, admission
+ *   loaders/        the per-request check context: the common upstream families, declared loaders, cross-request caches
+ *   services.ts     the long-lived services' type: the loaders' dependencies and the platform
+ *   graphql/        what a check's declaration is written with: the Pothos builder, the request context, defineCheck
+ *   checks/         one folder per check (rules, run, declaration, object types), shared code per family
+ *   graphql-server/ the schema assembled from every declaration, yoga and its plugins
+ *   rest/           the v1 shim over the GraphQL pipeline
+ *   web/            pages and endpoints around the API (developer page, key issuance, health)
+ *   top             app.ts, main.ts, create-services.ts, cluster/, http-server.ts, client-errors.ts (composition)
+ *
+ * Tests beside the code (the `*.test.ts` files of src/: a check's tests in its folder) stand outside the layers,
+ * as test/ does: they may import test/ helpers and labs, and nothing in src/ imports them.
  *
  * There are no exceptions: a rule that needs one is a design question, not a configuration one.
  */
 const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/net/';
 const top = '^src/(app|main|create-services|http-server|client-errors)[.]ts$|^src/cluster/';
 const services = '^src/services[.]ts$';
+const test = '[.]test[.]ts$';
 
-/** `from` may not import `to` */
-const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
+/** `from` (a module of src/, not a test) may not import `to` */
+const forbid = (name, comment, from, to) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from, pathNot: test },
+  to: { path: to },
+});
 
 module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'a cycle makes two modules one', severity: 'error', from: {}, to: { circular: true } },
-    forbid('foundation-imports-nothing-above', 'errors, config, log, validation and net/ sit below every layer', foundation, `^src/(probes|platform|loaders|checks|graphql|rest|web)/|${services}|${top}`),
-    forbid('probes-import-nothing-above', 'probes own their types, parsers and errors', '^src/probes/', `^src/(platform|loaders|checks|graphql|rest|web)/|${services}|${top}`),
-    forbid('platform-below-loaders-and-checks', 'platform serves every layer above probes and knows none of them', '^src/platform/', `^src/(loaders|checks|graphql|rest|web)/|${services}|${top}`),
-    forbid('loaders-below-checks', 'the check context knows probes and platform, not the checks using it', '^src/loaders/', `^src/(checks|graphql|rest|web)/|${services}|${top}`),
-    forbid('services-below-checks', 'the services type gathers the layers below it', services, `^src/(checks|graphql|rest|web)/|${top}`),
-    forbid('checks-below-graphql', 'checks reach the outside only through the check context', '^src/checks/', `^src/(platform|graphql|rest|web)/|${services}|${top}`),
-    forbid('graphql-below-rest', 'the schema does not know the REST shim or the pages', '^src/graphql/', '^src/(rest|web)/|' + top),
+    forbid('foundation-imports-nothing-above', 'errors, config, log, validation and net/ sit below every layer', foundation, `^src/(probes|platform|loaders|graphql|checks|graphql-server|rest|web)/|${services}|${top}`),
+    forbid('probes-import-nothing-above', 'probes own their types, parsers and errors', '^src/probes/', `^src/(platform|loaders|graphql|checks|graphql-server|rest|web)/|${services}|${top}`),
+    forbid('platform-below-loaders', 'platform serves every layer above probes and knows none of them', '^src/platform/', `^src/(loaders|graphql|checks|graphql-server|rest|web)/|${services}|${top}`),
+    forbid('loaders-below-services', 'the check context knows probes and platform, not the checks using it', '^src/loaders/', `^src/(graphql|checks|graphql-server|rest|web)/|${services}|${top}`),
+    forbid('services-below-graphql', 'the services type gathers the layers below it', services, `^src/(graphql|checks|graphql-server|rest|web)/|${top}`),
+    forbid('graphql-below-checks', "a declaration's tools know no check", '^src/graphql/', `^src/(checks|graphql-server|rest|web)/|${top}`),
+    forbid('checks-below-graphql-server', 'checks reach the outside only through the check context', '^src/checks/', `^src/(platform|graphql-server|rest|web)/|${services}|${top}`),
+    forbid('graphql-server-below-rest', 'the schema does not know the REST shim or the pages', '^src/graphql-server/', '^src/(rest|web)/|' + top),
     forbid('rest-below-web', 'the REST shim does not know the pages', '^src/rest/', '^src/web/|' + top),
     forbid('web-below-top', 'pages do not know the composition root', '^src/web/', top),
-    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: loading the schema and its checks cost it 25 MB", '^src/cluster/', '^src/(loaders|checks|graphql|rest|web)/|^src/(app|create-services|http-server)[.]ts$'),
-    forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', '^(test|bench|scripts)/'),
+    forbid('cluster-stays-light', 'the primary holds ledgers and forks workers: it loads neither the schema nor its checks', '^src/cluster/', '^src/(loaders|graphql|checks|graphql-server|rest|web)/|^src/(app|create-services|http-server)[.]ts$'),
+    forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', `^(test|bench|scripts)/|${test}`),
+    {
+      name: 'only-tests-import-test-helpers',
+      comment: "a test beside the code may use test/'s helpers and labs; test/ itself is not src/",
+      severity: 'error',
+      from: { path: '^src/', pathNot: test },
+      to: { path: '^test/' },
+    },
     {
       name: 'no-dev-dependencies-in-src',
       comment: 'the service runs with production dependencies only (npm ci --omit=dev)',
       severity: 'error',
-      from: { path: '^src/' },
+      from: { path: '^src/', pathNot: test },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
     },
     {

@@ -11,7 +11,8 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    // a check's tests live in its folder (src/checks/<family>/<check>/), the rest under test/
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     // no packet leaves loopback, in CI's network namespace or not
     setupFiles: ['test/setup/loopback-only.ts'],

@@ -25,7 +25,7 @@
 import { setMaxListeners } from 'node:events';
 import { createCheckContext } from '../src/loaders/context.js';
 import { runMailHealth } from '../src/checks/health/mail-run.js';
-import { inferProviders } from '../src/checks/mail/providers.js';
+import { inferProviders } from '../src/checks/dns/shared/mail-providers.js';
 import { buildConfig } from '../src/config.js';
 import { createServices } from '../src/create-services.js';
 import { silentLogger } from '../src/log.js';

@@ -39,8 +39,8 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { builder } from '../../src/graphql/builder.js';
-import { allCheckSpecs, type CheckDefinition } from '../../src/graphql/checks.js';
-import { schema as servedSchema } from '../../src/graphql/schema.js';
+import { allChecks, type CheckDeclaration } from '../../src/graphql/check-declaration.js';
+import { schema as servedSchema } from '../../src/graphql-server/schema.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const DOCUMENTS_DIR = 'schema/rest';
@@ -157,7 +157,7 @@ class DocumentWriter {
 }
 
 function variableOf(
-  check: Pick<CheckDefinition, 'tool' | 'field'>,
+  check: Pick<CheckDeclaration, 'tool' | 'field'>,
   field: GraphQLField<unknown, unknown>,
   parameter: string,
 ) {
@@ -178,7 +178,7 @@ export interface DocumentMarks {
 
 /** The REST document of one check, as text. */
 export function restDocumentOf(
-  check: Pick<CheckDefinition, 'tool' | 'field' | 'rest'>,
+  check: Pick<CheckDeclaration, 'tool' | 'field' | 'rest'>,
   schema: GraphQLSchema,
   marks: DocumentMarks = {
     flattened: FLATTENED[check.tool] ?? [],
@@ -210,7 +210,7 @@ export function restDocumentOf(
 }
 
 /** The check field's arguments, each fed by the REST parameter of its name. */
-function argumentsOf(check: Pick<CheckDefinition, 'rest'>): Pick<FieldNode, 'arguments'> {
+function argumentsOf(check: Pick<CheckDeclaration, 'rest'>): Pick<FieldNode, 'arguments'> {
   const parameters = Object.keys(check.rest);
   if (parameters.length === 0) return {};
   return {
@@ -225,7 +225,7 @@ function argumentsOf(check: Pick<CheckDefinition, 'rest'>): Pick<FieldNode, 'arg
 /** Every check's REST document. */
 export function generateRestDocuments(): GeneratedDocument[] {
   const schema = declaredSchema();
-  const checks = allCheckSpecs();
+  const checks = allChecks();
   for (const tool of [...Object.keys(FLATTENED), ...Object.keys(EXCLUDED)])
     if (!checks.some((c) => c.tool === tool)) throw new Error(`FLATTENED or EXCLUDED names ${tool}, which is no check`);
   return checks.map((check) => ({

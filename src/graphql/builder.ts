@@ -1,6 +1,6 @@
 /**
  * The Pothos schema builder. It defines no types: each check is one definition in
- * graphql/definitions/<tool>.ts (defineCheck, graphql/checks.ts) and its object types live in
+ * graphql/definitions/<tool>.ts (defineCheck, graphql/check-declaration.ts) and its object types live in
  * graphql/types/<area>.ts, shared by the checks of an area.
  */
 import SchemaBuilder from '@pothos/core';

@@ -27,8 +27,7 @@ import type { IpFacts } from '../probes/ipdata/facts.js';
 import { createConnectionLoaders, type ConnectionLoaders } from './connections.js';
 import { createHttpLoaders, type HttpLoaders } from './http.js';
 import { createPingLoaders, type PingLoaders } from './ping.js';
-import { createRatingLoaders, type RatingLoaders } from './ratings.js';
-import { createRegistrationLoader, type RegistrationLoader } from './registration.js';
+import type { DeclaredLoader, LoaderScope } from './declared-loader.js';
 import { createSmtpLoaders, type SmtpLoaders } from './smtp.js';
 import { canonicalName } from '../net/dns-name.js';
 import { dnsQuestionBudget } from './fan-out-limits.js';
@@ -94,10 +93,11 @@ export interface CheckContext extends ConnectionLoaders, SmtpLoaders {
   preflight: HttpLoaders['preflight'];
   /** one ping run per checked address per request (src/loaders/ping.ts) */
   ping: PingLoaders['ping'];
-  /** one whole TLS rating per (host, port, address) per request (src/loaders/ratings.ts) */
-  tlsRating: RatingLoaders['tlsRating'];
-  /** one RDAP/WHOIS registration look-up per registrable domain per request, cached 1 h (src/loaders/registration.ts) */
-  registration: RegistrationLoader['registration'];
+  /**
+   * The request's instance of a loader a check declared (./declared-loader.ts): made on first use, then
+   * shared by every check of the request that uses the same declaration.
+   */
+  use<T>(loader: DeclaredLoader<T>): T;
 }
 
 const dnsKey = (q: DnsQuery) =>
@@ -241,22 +241,21 @@ export function createCheckContext(
   const ping = onFirstUse(() =>
     createPingLoaders({ settings: config.ping, pingPath: services.pingPath, assertAllowed, signal, observe }),
   );
-  const ratings = onFirstUse(createRatingLoaders);
-  const registration = onFirstUse(() =>
-    // WHOIS servers pass the target rules too (a referral must not reach into a private network)
-    createRegistrationLoader({
-      whois: config.whois,
-      rdap: services.rdapClient,
-      bootstrap: services.rdapBootstrap,
-      cache: services.registryCache,
-      now: services.now,
-      addresses,
-      assertAllowed,
-      signal,
-      observe,
-      cacheLookup: (hit) => metrics.cacheLookup('registry', hit),
-    }),
-  );
+  const declared = new Map<DeclaredLoader<unknown>, unknown>();
+  const scope: LoaderScope = {
+    services,
+    signal,
+    observe,
+    addresses,
+    assertAllowed,
+    get guard() {
+      return guard();
+    },
+  };
+  const use = <T>(loader: DeclaredLoader<T>): T => {
+    if (!declared.has(loader)) declared.set(loader, loader.make(scope));
+    return declared.get(loader) as T;
+  };
 
   return {
     config,
@@ -287,7 +286,6 @@ export function createCheckContext(
     // one SMTP session (with STARTTLS) per address, port and SNI per request (src/loaders/smtp.ts)
     smtpSession: (question) => smtp().smtpSession(question),
     ping: (question) => ping().ping(question),
-    tlsRating: (question, rate) => ratings().tlsRating(question, rate),
-    registration: (domain) => registration().registration(domain),
+    use,
   };
 }

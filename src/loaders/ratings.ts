@@ -12,6 +12,7 @@
  * The loaders layer does not know the checks: the rating itself is handed in by the first caller
  * (`rate`), and every later caller of the same question gets that caller's answer or error.
  */
+import { declareLoader } from './declared-loader.js';
 import { createRequestLoader } from './request-loader.js';
 
 export interface TlsRatingQuestion {
@@ -47,3 +48,6 @@ export function createRatingLoaders(): RatingLoaders {
       ratings.load({ question, rate }) as Promise<R>,
   };
 }
+
+/** The whole TLS ratings of a request (`checks.use(tlsRatings)`). */
+export const tlsRatings = declareLoader('TLS ratings', createRatingLoaders);

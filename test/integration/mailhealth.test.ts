@@ -13,8 +13,8 @@ import { validate } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCheckContext } from '../../src/loaders/context.js';
 import { runMailHealth } from '../../src/checks/health/mail-run.js';
-import { checkSpecForField } from '../../src/graphql/checks.js';
-import { schema } from '../../src/graphql/schema.js';
+import { checkOfField } from '../../src/graphql/check-declaration.js';
+import { schema } from '../../src/graphql-server/schema.js';
 import { restRoutes } from '../../src/rest/routes.js';
 import { createTestApp, graphql, type TestApp } from '../helpers/app.js';
 import { openApiMismatches } from '../helpers/openapi.js';
@@ -749,7 +749,7 @@ describe('mailhealth-check', () => {
   });
 
   it('through GraphQL too, priced as one composite check', async () => {
-    expect(checkSpecForField('mailhealthCheck')).toMatchObject({ tool: 'mailhealth-check', composite: true });
+    expect(checkOfField('mailhealthCheck')).toMatchObject({ tool: 'mailhealth-check', composite: true });
     const res = await graphql(
       t,
       `query ($d: String!) { mailhealthCheck(domain: $d) { domain verdict { status } checks { id host status error details {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { IpFacts } from '../../src/probes/ipdata/facts.js';
 import { runWebsiteHealth } from '../../src/checks/health/website-run.js';
 import { runTlsRating } from '../../src/checks/tls/rating-run.js';
-import { checkSpecForField } from '../../src/graphql/checks.js';
+import { checkOfField } from '../../src/graphql/check-declaration.js';
 import { createCheckContext } from '../../src/loaders/context.js';
 import { ProbeError } from '../../src/probes/errors.js';
 import type { IpDataSource } from '../../src/probes/ipdata/source.js';
@@ -486,7 +486,7 @@ describe('a healthy site', () => {
   it('is registered as a composite check (REST and GraphQL then bound it by server.compositeTimeoutMs)', () => {
     const route = restRouteFor('/api/v1/website-health-check');
     expect(route?.field).toBe('websiteHealthCheck');
-    expect(checkSpecForField('websiteHealthCheck')).toMatchObject({ tool: 'website-health-check', composite: true });
+    expect(checkOfField('websiteHealthCheck')).toMatchObject({ tool: 'website-health-check', composite: true });
   });
 });
 

@@ -22,7 +22,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/graphql/schema.js';
+import { schema } from '../../src/graphql-server/schema.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 const BASELINE = join(import.meta.dirname, '../fixtures/contract-baseline');

@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configKeys, generateDocs, ROOT, staleToolPages } from '../../scripts/docs/generate.js';
 import { buildConfig } from '../../src/config.js';
-import { allCheckSpecs } from '../../src/graphql/checks.js';
+import { allChecks } from '../../src/graphql/check-declaration.js';
 
 const files = await generateDocs();
 
@@ -34,7 +34,7 @@ describe('README.md', () => {
   });
 
   it('names and links every tool', () => {
-    for (const check of allCheckSpecs()) expect(readme).toContain(`[\`${check.tool}\`](docs/tools/`);
+    for (const check of allChecks()) expect(readme).toContain(`[\`${check.tool}\`](docs/tools/`);
   });
 });
 

@@ -3,12 +3,12 @@
  * (api-v1.md, with added fields). A check that could not run reports the same keys with nothing
  * found (null), so that clients can read details by id whatever the status.
  */
-import type { MxHost } from '../dns/lookup-run.js';
-import type { BimiResult } from '../mail/bimi.js';
-import type { DaneResult } from '../mail/dane.js';
-import type { MtaStsResult } from '../mail/mta-sts.js';
-import type { SmtpStarttlsResult } from '../mail/starttls.js';
-import type { TlsRptCheckResult } from '../mail/tls-rpt.js';
+import type { MxHost } from '../dns/shared/lookup-run.js';
+import type { BimiResult } from '../mail-transport/bimi/bimi.js';
+import type { DaneResult } from '../mail-transport/dane/dane.js';
+import type { MtaStsResult } from '../mail-transport/mta-sts/mta-sts.js';
+import type { SmtpStarttlsResult } from '../mail-transport/smtp-starttls/starttls.js';
+import type { TlsRptCheckResult } from '../mail-transport/tls-rpt/tls-rpt.js';
 
 /**
  * api-v1.md's five, then the mail transport parts of mail-transport.md. The transport parts' details

@@ -17,13 +17,13 @@
 import { COMPOSITE_PART_BOUND_MS } from '../composite/part-bound.js';
 import { MX_MAX_ADDRESSES_PER_EXCHANGE, MX_MAX_EXCHANGES } from '../../loaders/fan-out-limits.js';
 import { parseIp, refusedRange } from '../../net/address-class.js';
-import type { DnsblListResult } from '../dns/dnsbl.js';
-import type { MxHost, MxLookupResult } from '../dns/lookup-run.js';
-import type { SpfCheckerResult } from '../mail/auth-run.js';
-import type { DkimCheckResult } from '../mail/dkim.js';
-import type { DmarcCheckResult } from '../mail/dmarc.js';
-import type { DetectedProvider } from '../mail/providers.js';
-import { parseSpfRecord } from '../mail/spf/syntax.js';
+import type { DnsblListResult } from '../dns/dns-blacklist-checker/dnsbl.js';
+import type { MxHost, MxLookupResult } from '../dns/shared/lookup-run.js';
+import type { SpfCheckerResult } from '../mail/shared/auth-run.js';
+import type { DkimCheckResult } from '../mail/dkim-checker/dkim.js';
+import type { DmarcCheckResult } from '../mail/dmarc-checker/dmarc.js';
+import type { DetectedProvider } from '../dns/shared/mail-providers.js';
+import { parseSpfRecord } from '../mail/spf-checker/syntax.js';
 import {
   mailDetailsNotMeasured,
   type BlacklistDetails,

@@ -17,7 +17,7 @@
  * - dmarc: _dmarc.<domain> TXT → _dmarc.<organisational domain> TXT when the first has none;
  * - dkim: the configured selectors (dkim.selectors) at once; the selectors of the providers seen in
  *   the MX exchanges and in the include/redirect targets of the domain's own SPF record
- *   (providers.ts) one round trip later. Providers included deeper in the SPF tree are not
+ *   (mail-providers.ts) one round trip later. Providers included deeper in the SPF tree are not
  *   looked for: that would hold the DKIM part until the whole tree is walked.
  *
  * A part that fails (a question it cannot do without fails) or is still running after
@@ -28,12 +28,12 @@ import { createPartBound, type PartBound } from '../composite/part-bound.js';
 import { NetdiagError } from '../../errors.js';
 import type { ResolvedAddress } from '../../probes/guard.js';
 import type { CheckContext } from '../../loaders/context.js';
-import { runDnsblCheck } from '../dns/dnsbl-run.js';
-import { askMx, runMxLookup } from '../dns/lookup-run.js';
-import { followedAddresses } from '../dns/mx-exchanges.js';
-import { runDkimCheck, runDmarcCheck, runSpfCheck, runTlsRptCheck, txtLookup } from '../mail/auth-run.js';
-import { inferProviders } from '../mail/providers.js';
-import { parseSpfRecord, selectSpfRecords, spfIncludeTargets } from '../mail/spf/syntax.js';
+import { runDnsblCheck } from '../dns/dns-blacklist-checker/run.js';
+import { askMx, runMxLookup } from '../dns/shared/lookup-run.js';
+import { followedAddresses } from '../dns/shared/mx-exchanges.js';
+import { runDkimCheck, runDmarcCheck, runSpfCheck, runTlsRptCheck, txtLookup } from '../mail/shared/auth-run.js';
+import { inferProviders } from '../dns/shared/mail-providers.js';
+import { parseSpfRecord, selectSpfRecords, spfIncludeTargets } from '../mail/spf-checker/syntax.js';
 import {
   MAIL_CHECK_IDS,
   MAIL_CHECK_LABELS,
@@ -66,9 +66,9 @@ import {
   type HostFinding,
   type MxContext,
 } from './mail-transport-rules.js';
-import { runBimiCheck } from '../mail/bimi-run.js';
-import { runMtaStsCheck } from '../mail/mta-sts-run.js';
-import type { DaneResult } from '../mail/dane.js';
+import { runBimiCheck } from '../mail-transport/bimi/run.js';
+import { runMtaStsCheck } from '../mail-transport/mta-sts/run.js';
+import type { DaneResult } from '../mail-transport/dane/dane.js';
 import { verdictOf, type HealthCheckStatus, type Verdict } from '../composite/verdict.js';
 import { canonicalName } from '../../net/dns-name.js';
 import { settleWithin, type Finding } from '../composite/finding.js';

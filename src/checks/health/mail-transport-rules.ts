@@ -9,18 +9,18 @@
  * the verdict names the host that needs work. A host the target rules refuse, or whose address cannot be
  * resolved, is that host's `error`.
  */
-import type { TlsRptCheckResult } from '../mail/tls-rpt.js';
-import type { DaneResult } from '../mail/dane.js';
-import type { SmtpStarttlsResult } from '../mail/starttls.js';
-import type { BimiResult } from '../mail/bimi.js';
-import type { MtaStsResult } from '../mail/mta-sts.js';
+import type { TlsRptCheckResult } from '../mail-transport/tls-rpt/tls-rpt.js';
+import type { DaneResult } from '../mail-transport/dane/dane.js';
+import type { SmtpStarttlsResult } from '../mail-transport/smtp-starttls/starttls.js';
+import type { BimiResult } from '../mail-transport/bimi/bimi.js';
+import type { MtaStsResult } from '../mail-transport/mta-sts/mta-sts.js';
 import { MAIL_TRANSPORT_MAX_HOSTS } from '../../loaders/fan-out-limits.js';
 import type { BimiDetails, DaneDetails, MtaStsDetails, StarttlsDetails, TlsRptDetails } from './mail-details.js';
 import type { HealthCheckStatus } from '../composite/verdict.js';
 import { listInProse } from '../composite/verdict.js';
 import { withoutFinalStop } from '../composite/finding.js';
 import type { BrokenLink } from '../dns/dnssec-chain/result.js';
-import { describeBrokenLink } from '../dns/dnssec-chain-broken-link.js';
+import { describeBrokenLink } from '../dns/dnssec-chain/broken-link.js';
 
 /** dane's result for one MX host; bogus records with the link of their chain of trust that breaks (dnssec-chain). */
 export type DaneFacts = DaneResult & { readonly brokenLink?: BrokenLink | null };

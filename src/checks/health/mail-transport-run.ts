@@ -6,10 +6,10 @@
  */
 import { NetdiagError } from '../../errors.js';
 import type { CheckContext } from '../../loaders/context.js';
-import { runDane } from '../mail/dane-run.js';
-import { bogusBrokenLink } from '../dns/dnssec-chain-broken-link.js';
-import { runSmtpStarttls } from '../mail/starttls-run.js';
-import type { SmtpStarttlsResult } from '../mail/starttls.js';
+import { runDane } from '../mail-transport/dane/run.js';
+import { bogusBrokenLink } from '../dns/dnssec-chain/broken-link.js';
+import { runSmtpStarttls } from '../mail-transport/smtp-starttls/run.js';
+import type { SmtpStarttlsResult } from '../mail-transport/smtp-starttls/starttls.js';
 import { MAIL_TRANSPORT_MAX_HOSTS } from '../../loaders/fan-out-limits.js';
 import type { DaneFacts, HostFacts } from './mail-transport-rules.js';
 

@@ -4,7 +4,7 @@
  * measured (null), so that clients can read details by id whatever the status.
  */
 import type { PortState } from '../../probes/tcp/port-state.js';
-import type { HttpRatingResult } from '../http/rating.js';
+import type { HttpRatingResult } from '../tls-http/http-rating/rating.js';
 import type { SslStatus } from '../tls/certificate.js';
 import type { TlsRatingData } from '../tls/rating.js';
 

@@ -13,10 +13,10 @@ import type { ProbeErrorKind } from '../../probes/errors.js';
 import type { HeaderMap } from '../../probes/http/header-fields.js';
 import { isRedirectStatus } from '../../probes/http/redirects.js';
 import { mediaTypeOf } from '../../probes/http/content-type.js';
-import type { SecurityHeaderScore } from '../http/security-headers.js';
+import type { SecurityHeaderScore } from '../tls-http/http-headers/security-headers.js';
 import type { SslStatus } from '../tls/certificate.js';
 import type { PingStatistics } from '../../probes/ping/parse.js';
-import type { HttpRatingResult } from '../http/rating.js';
+import type { HttpRatingResult } from '../tls-http/http-rating/rating.js';
 import type { TlsRatingData } from '../tls/rating.js';
 import { listInProse, plural, type HealthCheckStatus } from '../composite/verdict.js';
 import {

@@ -37,12 +37,12 @@
  */
 import { COMPOSITE_PART_BOUND_MS, createPartBound, type PartBound } from '../composite/part-bound.js';
 import { ProbeError } from '../../probes/errors.js';
-import { bogusBrokenLink, describeBrokenLink } from '../dns/dnssec-chain-broken-link.js';
+import { bogusBrokenLink, describeBrokenLink } from '../dns/dnssec-chain/broken-link.js';
 import type { FetchResult } from '../../probes/http/fetcher.js';
 import { TlsProbeError } from '../../probes/tls/prober.js';
 import type { CheckContext } from '../../loaders/context.js';
-import { scoreSecurityHeaders } from '../http/security-headers.js';
-import { runHttpRating } from '../http/rating-run.js';
+import { scoreSecurityHeaders } from '../tls-http/http-headers/security-headers.js';
+import { runHttpRating } from '../tls-http/http-rating/run.js';
 import { runTlsRating } from '../tls/rating-run.js';
 import { firstAddressPerFamily, MAIN_HANDSHAKE_ALPN, runPortChecker, runSslChecker } from '../tls/run.js';
 import { isCloudflareChallenge } from './cloudflare.js';

@@ -17,6 +17,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { CheckContext } from '../../loaders/context.js';
+import { tlsRatings } from '../../loaders/ratings.js';
 import { ProbeError } from '../../probes/errors.js';
 import { PROTOCOL_CODES, type HelloVersion } from '../../probes/tls/client-hello.js';
 import type { HelloProbeResult } from '../../probes/tls/hello-probe.js';
@@ -147,9 +148,11 @@ export async function runTlsRating(ctx: CheckContext, input: TlsRatingInput): Pr
   // Once per (host, port, address) per request (src/loaders/ratings.ts): tlsRating and
   // website-health-check's tls-rating part in one operation share one enumeration, under the bounds of
   // whichever asked first.
-  return ctx.tlsRating({ host: domain, port, ip }, () =>
-    enumerateAndGrade(ctx, { domain, port, ip, started, deadlineMs: input.deadlineMs ?? RATING_DEADLINE_MS }),
-  );
+  return ctx
+    .use(tlsRatings)
+    .tlsRating({ host: domain, port, ip }, () =>
+      enumerateAndGrade(ctx, { domain, port, ip, started, deadlineMs: input.deadlineMs ?? RATING_DEADLINE_MS }),
+    );
 }
 
 async function enumerateAndGrade(

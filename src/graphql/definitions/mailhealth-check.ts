@@ -2,7 +2,7 @@
 import { runMailHealth } from '../../checks/health/mail-run.js';
 import { MAIL_PART_BOUND_MS } from '../../checks/health/mail-rules.js';
 import { parseHostname } from '../../validation.js';
-import { defineCheck } from '../checks.js';
+import { defineCheck } from '../check-declaration.js';
 import { MailHealthCheckRef } from '../types/mailhealth.js';
 
 defineCheck({

@@ -1,7 +1,7 @@
 /** The ssl-checker check: the Query field sslChecker and GET /api/v1/ssl-checker. */
 import { runSslChecker } from '../../checks/tls/run.js';
 import { parseTlsTarget } from '../../checks/tls/tls-target.js';
-import { defineCheck } from '../checks.js';
+import { defineCheck } from '../check-declaration.js';
 import { SslChecker } from '../types/tls.js';
 
 defineCheck({

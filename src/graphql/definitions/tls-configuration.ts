@@ -1,13 +1,14 @@
 /** The tls-configuration check: the Query field tlsConfiguration and GET /api/v1/tls-configuration. */
 import { runTlsConfiguration } from '../../checks/tls/run.js';
 import { parseTlsTarget } from '../../checks/tls/tls-target.js';
-import { defineCheck } from '../checks.js';
+import { defineCheck } from '../check-declaration.js';
 import { TlsConfiguration } from '../types/tls.js';
 
 defineCheck({
   field: 'tlsConfiguration',
   tool: 'tls-configuration',
   family: 'TLS/HTTP',
+  price: 4,
   type: TlsConfiguration,
   description:
     'TLS set-up of a domain (REST: tls-configuration): versions supported, negotiated parameters, SNI, certificate, timing, and each IP family, from handshakes run in parallel. `domain` is a hostname or an https URL (reduced to its host; an explicit port in the URL is the port tested). Handshake failures are findings inside the result; private and internal addresses are refused.',

@@ -1,13 +1,14 @@
 /** The tls-rating check (docs/contract/grades.md): the Query field tlsRating and GET /api/v1/tls-rating. */
 import { runTlsRating } from '../../checks/tls/rating-run.js';
 import { parseTlsTarget } from '../../checks/tls/tls-target.js';
-import { defineCheck } from '../checks.js';
+import { defineCheck } from '../check-declaration.js';
 import { TlsRating } from '../types/tls-rating.js';
 
 defineCheck({
   field: 'tlsRating',
   tool: 'tls-rating',
   family: 'TLS/HTTP',
+  price: 10,
   // grades.md: the rating may take 30 s, more than an ordinary request's bound (decisions §8)
   composite: true,
   type: TlsRating,

@@ -1,7 +1,7 @@
 /** The website-health-check check: the Query field websiteHealthCheck and GET /api/v1/website-health-check. */
 import { runWebsiteHealth } from '../../checks/health/website-run.js';
 import { parseDomainOrUrl } from '../../validation.js';
-import { defineCheck } from '../checks.js';
+import { defineCheck } from '../check-declaration.js';
 import { WebsiteHealthCheckRef } from '../types/health.js';
 
 defineCheck({

@@ -39,7 +39,7 @@ import type {
 import type { WebsiteCheck, WebsiteHealthResult } from '../../checks/health/website-run.js';
 import { builder } from '../builder.js';
 import { checkDetailsUnion } from './check-details.js';
-import { HttpRating } from './http-rating.js';
+import { HttpRating } from '../../checks/tls-http/http-rating/types.js';
 import { TlsRating } from './tls-rating.js';
 
 /* ------------------------------------------------------------ shared by the composite checks */

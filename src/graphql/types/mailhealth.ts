@@ -20,7 +20,7 @@ import type {
 } from '../../checks/health/mail-details.js';
 import type { MailHealthCheck, MailHealthResult } from '../../checks/health/mail-run.js';
 import { BLACKLIST_LISTINGS_CRITICAL, SPF_LOOKUPS_NEAR_LIMIT } from '../../checks/health/mail-rules.js';
-import type { MxHost } from '../../checks/dns/lookup-run.js';
+import type { MxHost } from '../../checks/dns/shared/lookup-run.js';
 import {
   MAIL_TRANSPORT_MAX_HOSTS,
   MX_MAX_ADDRESSES_PER_EXCHANGE,
@@ -28,12 +28,12 @@ import {
 } from '../../loaders/fan-out-limits.js';
 import { builder } from '../builder.js';
 import { checkDetailsUnion } from './check-details.js';
-import { Bimi } from './bimi.js';
-import { Dane } from './dane.js';
-import { DnsRcode, mxHostFields } from './dns.js';
-import { TlsRptCheck } from './mail.js';
-import { MtaSts } from './mta-sts.js';
-import { SmtpStarttls } from './smtp.js';
+import { Bimi } from '../../checks/mail-transport/bimi/types.js';
+import { Dane } from '../../checks/mail-transport/dane/types.js';
+import { DnsRcode, mxHostFields } from '../../checks/dns/shared/types.js';
+import { TlsRptCheck } from '../../checks/mail/shared/types.js';
+import { MtaSts } from '../../checks/mail-transport/mta-sts/types.js';
+import { SmtpStarttls } from '../../checks/mail-transport/smtp-starttls/types.js';
 import { HealthCheckRef, HealthVerdictRef } from './health.js';
 
 export const MailMxHost = builder.objectRef<MxHost>('MailMxHost').implement({

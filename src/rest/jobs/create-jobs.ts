@@ -6,7 +6,7 @@
 import type { AuthOutcome } from '../../platform/auth.js';
 import type { Services } from '../../services.js';
 import type { JobsPort } from '../../graphql/jobs/jobs-port.js';
-import type { NetdiagYoga } from '../../graphql/yoga.js';
+import type { NetdiagYoga } from '../../graphql-server/yoga.js';
 import { createFileJobStore } from './file-job-store.js';
 import { createJobService, type JobService } from './job-service.js';
 import { lazyRedisJobService } from './lazy-job-service.js';

@@ -7,7 +7,7 @@ import type { KeyIdentity } from '../../platform/keys.js';
 import type { ChargeOutcome } from '../../platform/quota.js';
 import type { Services } from '../../services.js';
 import { costOf } from '../../graphql/pricing.js';
-import type { NetdiagYoga } from '../../graphql/yoga.js';
+import type { NetdiagYoga } from '../../graphql-server/yoga.js';
 import { restRoutes } from '../routes.js';
 import { ActiveJob } from './active-job.js';
 import { createItemSlots, type ItemSlots } from './item-slots.js';

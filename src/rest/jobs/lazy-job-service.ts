@@ -4,7 +4,7 @@
  * splits at this import, docs/architecture.md "Dependencies").
  */
 import type { Services } from '../../services.js';
-import type { NetdiagYoga } from '../../graphql/yoga.js';
+import type { NetdiagYoga } from '../../graphql-server/yoga.js';
 import type { JobService } from './job-service.js';
 
 export function lazyRedisJobService(yoga: NetdiagYoga, services: Services, redisUrl: string): JobService {

@@ -7,8 +7,8 @@
 import { NetdiagError } from '../../errors.js';
 import type { AuthOutcome } from '../../platform/auth.js';
 import type { Services } from '../../services.js';
-import { isUncharged } from '../../graphql/plugins/use-credits.js';
-import type { NetdiagYoga } from '../../graphql/yoga.js';
+import { isUncharged } from '../../graphql-server/plugins/use-credits.js';
+import type { NetdiagYoga } from '../../graphql-server/yoga.js';
 import type { RestRoute } from '../routes.js';
 import type { SubmittedTarget } from './job-record.js';
 import { queryOf, variablesOf } from './submission.js';

@@ -1,17 +1,17 @@
 /**
- * One definition per check (src/graphql/checks.ts): the REST route, the GraphQL field and the REST
+ * One definition per check (src/graphql/check-declaration.ts): the REST route, the GraphQL field and the REST
  * parameters all come from it, and nothing can be declared twice or drift apart.
  */
 import { readdirSync } from 'node:fs';
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { allCheckSpecs, CHECK_FAMILIES, checkSpecForField, defineCheck } from '../../../src/graphql/checks.js';
-import { schema } from '../../../src/graphql/schema.js';
+import { allChecks, CHECK_FAMILIES, checkOfField, defineCheck } from '../../../src/graphql/check-declaration.js';
+import { schema } from '../../../src/graphql-server/schema.js';
 import { restRoutes } from '../../../src/rest/routes.js';
 
 describe('check definitions', () => {
   it('give every check its REST route, whose document selects the check field', () => {
-    const checks = allCheckSpecs();
+    const checks = allChecks();
     // one REST document per check (schema/rest/<tool>.graphql), one definition per document
     const documents = readdirSync(new URL('../../../schema/rest/', import.meta.url)).filter((f) =>
       f.endsWith('.graphql'),
@@ -38,7 +38,7 @@ describe('check definitions', () => {
 
   it('carry the tool, family and composite bound into the schema field', () => {
     const fields = schema.getQueryType()!.getFields();
-    for (const check of allCheckSpecs()) {
+    for (const check of allChecks()) {
       expect(fields[check.field]?.extensions?.check, check.field).toEqual({
         tool: check.tool,
         family: check.family,
@@ -46,12 +46,12 @@ describe('check definitions', () => {
       });
       expect(Object.keys(CHECK_FAMILIES)).toContain(check.family);
     }
-    expect(checkSpecForField('mailhealthCheck')?.composite).toBe(true);
-    expect(checkSpecForField('__typename')).toBeUndefined();
+    expect(checkOfField('mailhealthCheck')?.composite).toBe(true);
+    expect(checkOfField('__typename')).toBeUndefined();
   });
 
   it('refuse a field or a tool defined twice', () => {
-    const myIp = checkSpecForField('myIp')!;
+    const myIp = checkOfField('myIp')!;
     expect(() => defineCheck({ ...myIp })).toThrow('check field myIp is defined twice');
     expect(() => defineCheck({ ...myIp, field: 'myIpAgain' })).toThrow('tool my-ip is defined by myIp and myIpAgain');
   });

@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import type { KeyIdentity } from '../../../platform/keys.js';
 import type { Services } from '../../../services.js';
 import { costOf } from '../../../graphql/pricing.js';
-import type { NetdiagYoga } from '../../../graphql/yoga.js';
+import type { NetdiagYoga } from '../../../graphql-server/yoga.js';
 import { restRoutes } from '../../routes.js';
 import { deliverCallback } from '../callback.js';
 import { isActive, type ItemOutcome, type JobRecord, type SubmittedTarget } from '../job-record.js';

@@ -5,13 +5,13 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { classifyDnsblOutcome, type DnsblListResult } from '../../../../src/checks/dns/dnsbl.js';
-import type { MxHost, MxLookupResult } from '../../../../src/checks/dns/lookup-run.js';
-import { flattenSpfTree, type SpfCheckerResult } from '../../../../src/checks/mail/auth-run.js';
-import { evaluateDkim } from '../../../../src/checks/mail/dkim.js';
-import { checkDmarc } from '../../../../src/checks/mail/dmarc.js';
-import { checkSpf } from '../../../../src/checks/mail/spf/walk.js';
-import type { TxtAnswer } from '../../../../src/checks/mail/txt.js';
+import { classifyDnsblOutcome, type DnsblListResult } from '../../../../src/checks/dns/dns-blacklist-checker/dnsbl.js';
+import type { MxHost, MxLookupResult } from '../../../../src/checks/dns/shared/lookup-run.js';
+import { flattenSpfTree, type SpfCheckerResult } from '../../../../src/checks/mail/shared/auth-run.js';
+import { evaluateDkim } from '../../../../src/checks/mail/dkim-checker/dkim.js';
+import { checkDmarc } from '../../../../src/checks/mail/dmarc-checker/dmarc.js';
+import { checkSpf } from '../../../../src/checks/mail/spf-checker/walk.js';
+import type { TxtAnswer } from '../../../../src/checks/mail/shared/txt.js';
 import {
   BLACKLIST_LISTINGS_CRITICAL,
   blacklistFinding,

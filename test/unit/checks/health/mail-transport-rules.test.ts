@@ -6,11 +6,11 @@ import {
   starttlsFindings,
   tlsRptFinding,
 } from '../../../../src/checks/health/mail-transport-rules.js';
-import type { DaneResult } from '../../../../src/checks/mail/dane.js';
-import type { SmtpStarttlsResult } from '../../../../src/checks/mail/starttls.js';
-import type { BimiResult } from '../../../../src/checks/mail/bimi.js';
-import type { MtaStsResult } from '../../../../src/checks/mail/mta-sts.js';
-import type { TlsRptCheckResult } from '../../../../src/checks/mail/tls-rpt.js';
+import type { DaneResult } from '../../../../src/checks/mail-transport/dane/dane.js';
+import type { SmtpStarttlsResult } from '../../../../src/checks/mail-transport/smtp-starttls/starttls.js';
+import type { BimiResult } from '../../../../src/checks/mail-transport/bimi/bimi.js';
+import type { MtaStsResult } from '../../../../src/checks/mail-transport/mta-sts/mta-sts.js';
+import type { TlsRptCheckResult } from '../../../../src/checks/mail-transport/tls-rpt/tls-rpt.js';
 
 function mtaSts(status: MtaStsResult['status'], errors: string[] = []): MtaStsResult {
   return {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { httpRatingFinding, ratingGradeStatus, tlsRatingFinding } from '../../../../src/checks/health/website-rules.js';
-import type { HttpRatingResult } from '../../../../src/checks/http/rating.js';
+import type { HttpRatingResult } from '../../../../src/checks/tls-http/http-rating/rating.js';
 import type { Grade } from '../../../../src/checks/tls/grade.js';
 import type { TlsRatingData } from '../../../../src/checks/tls/rating.js';
 

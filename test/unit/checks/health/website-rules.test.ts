@@ -33,7 +33,10 @@ import {
   type SiteResponse,
   type SslFacts,
 } from '../../../../src/checks/health/website-rules.js';
-import { scoreSecurityHeaders, SECURITY_HEADERS } from '../../../../src/checks/http/security-headers.js';
+import {
+  scoreSecurityHeaders,
+  SECURITY_HEADERS,
+} from '../../../../src/checks/tls-http/http-headers/security-headers.js';
 import type { PingStatistics } from '../../../../src/probes/ping/parse.js';
 
 const DAY = 86_400_000;
