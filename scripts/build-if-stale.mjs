@@ -19,7 +19,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const inputs = [join(root, 'src'), join(root, 'package-lock.json'), fileURLToPath(import.meta.url)];
 const checksDir = join(root, 'src', 'checks');
-const definitionsDir = join(root, 'src', 'graphql', 'definitions');
 
 /** The newest change below `path`; a check's tests (`*.test.ts` beside its code) are not in the bundle. */
 function newestMtime(path) {
@@ -57,15 +56,9 @@ const declarationsWrittenOut = {
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/]graphql-server[\\/]load-declarations\.ts$/ }, () => {
       const files = checkDeclarations();
-      const definitions = readdirSync(definitionsDir)
-        .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
-        .sort();
-      if (files.length + definitions.length === 0) throw new Error(`no check declarations in ${checksDir}`);
+      if (files.length === 0) throw new Error(`no check declarations in ${checksDir}`);
       return {
-        contents: [
-          ...files.map((file) => `import '../checks/${file}';`),
-          ...definitions.map((name) => `import '../graphql/definitions/${name}';`),
-        ].join('\n'),
+        contents: files.map((file) => `import '../checks/${file}';`).join('\n'),
         loader: 'ts',
         resolveDir: join(root, 'src', 'graphql-server'),
       };

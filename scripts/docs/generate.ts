@@ -12,7 +12,7 @@
  * - the compact tools table of README.md, between its `<!-- tools:begin -->` and `<!-- tools:end -->`
  *   markers.
  *
- * Checks come from their definitions (src/graphql/definitions/), so a new check appears on its family's
+ * Checks come from their definitions (the check.ts of each src/checks/<family>/<check>/), so a new check appears on its family's
  * page, and in the README table, by itself; one without a recorded example says so.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

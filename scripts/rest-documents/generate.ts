@@ -1,6 +1,6 @@
 /**
  * Writes each REST document schema/rest/<tool>.graphql from its check, so that a check's result fields are
- * declared once, by its GraphQL type (src/graphql/types/), and not a second time by hand:
+ * declared once, by its GraphQL type (in its folder, src/checks/<family>/<check>/), and not a second time by hand:
  *
  * - the operation is named after the tool (`dns-lookup` → `DnsLookup`, the name src/rest/routes.ts finds
  *   the typed document by) and declares one variable per REST parameter of the definition, in its order,

@@ -23,10 +23,3 @@ function declarationFiles(): string[] {
 }
 
 for (const file of declarationFiles()) await import(new URL(file, checksDir).href);
-
-// the declarations not moved to their check's folder yet
-const definitionsDir = new URL('../graphql/definitions/', import.meta.url);
-const definitionFiles = readdirSync(definitionsDir)
-  .filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts'))
-  .sort();
-for (const name of definitionFiles) await import(new URL(name, definitionsDir).href);

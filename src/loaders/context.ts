@@ -11,16 +11,6 @@ import { InputError } from '../errors.js';
 import { Deadline } from '../deadline.js';
 import { recordsOfType, type DnsQuery, type DnsResponse, type RecordType } from '../probes/dns/client.js';
 import { createTargetGuard, type ResolvedAddress, type TargetGuard } from '../probes/guard.js';
-import type { DnsClient } from '../probes/dns/client.js';
-import type { IpDataSource } from '../probes/ipdata/source.js';
-import type { RdapClient } from '../probes/registry/rdap.js';
-import type { Bootstrap } from '../probes/registry/bootstrap.js';
-import type { ConnectionSettings } from '../probes/tls/settings.js';
-import type { Outbound } from '../probes/outbound.js';
-import type { Metrics } from '../platform/metrics.js';
-import type { DnsCache } from './dns-cache.js';
-import type { IpFactsCache } from './ip-facts-cache.js';
-import type { RegistryCache } from './registry-cache.js';
 import type { Limiter } from '../probes/outbound.js';
 import type { ObserveUpstream, UpstreamFamily } from '../platform/metrics.js';
 import type { IpFacts } from '../probes/ipdata/facts.js';
@@ -28,42 +18,11 @@ import { createConnectionLoaders, type ConnectionLoaders } from './connections.j
 import { createHttpLoaders, type HttpLoaders } from './http.js';
 import { createPingLoaders, type PingLoaders } from './ping.js';
 import type { DeclaredLoader, LoaderScope } from './declared-loader.js';
+import type { LoaderDependencies, WellKnownPorts } from './dependencies.js';
 import { createSmtpLoaders, type SmtpLoaders } from './smtp.js';
 import { canonicalName } from '../net/dns-name.js';
 import { dnsQuestionBudget } from './fan-out-limits.js';
 import { createQuestionBudget, type QuestionBudget } from './question-budget.js';
-
-/**
- * The ports of the protocols spoken with a caller's targets: DNS to authoritative servers 53, HTTP 80,
- * HTTPS 443, SMTP with MX hosts 25. Fixed in production; the test labs point them at their own ports.
- */
-export interface WellKnownPorts {
-  readonly dnsAuthoritative: number;
-  readonly http: number;
-  readonly https: number;
-  readonly smtp: number;
-}
-
-/** What the check context uses of the long-lived services: the probes, caches and limits, nothing else. */
-export interface LoaderDependencies {
-  readonly config: Config;
-  readonly now: () => number;
-  readonly metrics: Metrics;
-  readonly outbound: Outbound;
-  readonly dnsClient: DnsClient;
-  readonly dnsCache: DnsCache;
-  /** `dns.system`, or the operating system's resolvers when that is empty */
-  readonly systemResolvers: readonly HostPort[];
-  readonly ports: WellKnownPorts;
-  readonly connections: ConnectionSettings;
-  readonly ipData: IpDataSource;
-  readonly ipFactsCache: IpFactsCache;
-  readonly rdapBootstrap: Bootstrap | null;
-  readonly rdapClient: RdapClient | null;
-  readonly registryCache: RegistryCache;
-  /** the ping executable */
-  readonly pingPath: string;
-}
 
 export interface CheckContext extends ConnectionLoaders, SmtpLoaders {
   readonly config: Config;

@@ -8,7 +8,7 @@
  */
 import type { ObserveUpstream } from '../platform/metrics.js';
 import type { ResolvedAddress, TargetGuard } from '../probes/guard.js';
-import type { LoaderDependencies } from './context.js';
+import type { LoaderDependencies } from './dependencies.js';
 
 /** What a declared loader is made from: the long-lived services and the request's own signal, guard and counters. */
 export interface LoaderScope {

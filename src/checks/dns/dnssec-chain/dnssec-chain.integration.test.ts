@@ -15,8 +15,8 @@ import { missingDnssecPrograms } from '../../../../test/lab/unbound.js';
 import { CHAIN_ERROR_CODES, CHAIN_WARNING_CODES } from './result.js';
 import { createTestApp, graphql, type TestApp } from '../../../../test/helpers/app.js';
 import { createCheckContext } from '../../../loaders/context.js';
-import { daneFacts } from '../../health/mail-transport-run.js';
-import { daneFindings } from '../../health/mail-transport-rules.js';
+import { daneFacts } from '../../composite/mailhealth-check/transport-run.js';
+import { daneFindings } from '../../composite/mailhealth-check/transport-rules.js';
 
 const missing = missingDnssecPrograms();
 const suiteName =

@@ -13,7 +13,7 @@
 import type { ProbeError } from '../../../probes/errors.js';
 import { SmtpProbeError, type SmtpSessionResult } from '../../../probes/smtp/session.js';
 import { certificateDateToIso, displayName } from '../../../probes/tls/chain.js';
-import { daysRemaining, hostnameVerdict, sslStatus, type SslStatus } from '../../tls/certificate.js';
+import { daysRemaining, hostnameVerdict, sslStatus, type SslStatus } from '../../tls-http/shared/certificate.js';
 
 export type StarttlsStatus = 'ok' | 'certificate-problem' | 'tls-failed' | 'no-starttls' | 'unreachable';
 

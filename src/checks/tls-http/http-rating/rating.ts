@@ -1,6 +1,6 @@
 /**
  * http-rating `data` (docs/contract/grades.md "http-rating — `url` (http or https; a bare host means
- * `https://host/`)"): the Observatory's scan (observatory/scan.ts) over the exchanges rating-run.ts made, or,
+ * `https://host/`)"): the Observatory's scan (observatory/scan.ts) over the exchanges run.ts made, or,
  * for an answer the Observatory does not grade (a status other than 2xx, 3xx, 401 or 403), the same frame with
  * `grade` null and `error` saying why (a 200: a finding). Beyond the contract's fields it adds (decisions:
  * fields may be added) `httpsError` and `httpError`: why the session from https:// or http:// gave no answer,

@@ -1,0 +1,264 @@
+import { describe, expect, it } from 'vitest';
+import { bimiFinding, daneFindings, mtaStsFinding, starttlsFindings, tlsRptFinding } from './transport-rules.js';
+import type { DaneResult } from '../../mail-transport/dane/dane.js';
+import type { SmtpStarttlsResult } from '../../mail-transport/smtp-starttls/starttls.js';
+import type { BimiResult } from '../../mail-transport/bimi/bimi.js';
+import type { MtaStsResult } from '../../mail-transport/mta-sts/mta-sts.js';
+import type { TlsRptCheckResult } from '../../mail-transport/tls-rpt/tls-rpt.js';
+
+function mtaSts(status: MtaStsResult['status'], errors: string[] = []): MtaStsResult {
+  return {
+    domain: 'a.test',
+    found: status !== 'not-configured',
+    record: status === 'not-configured' ? '' : 'v=STSv1; id=1',
+    id: '1',
+    policyUrl: 'https://mta-sts.a.test/.well-known/mta-sts.txt',
+    policy: null,
+    fetch: { status: null, error: null },
+    mxMatches: [],
+    omittedExchanges: 0,
+    status,
+    errors,
+    warnings: [],
+  };
+}
+
+function bimi(status: BimiResult['status'], errors: string[] = []): BimiResult {
+  return {
+    domain: 'a.test',
+    selector: 'default',
+    found: status !== 'not-configured',
+    record: '',
+    queriedName: 'default._bimi.a.test',
+    location: '',
+    authority: '',
+    svg: null,
+    dmarcEligible: true,
+    status,
+    errors,
+  };
+}
+
+const MX = { nullMx: false, hostCount: 2, smtpProbes: true };
+
+function session(
+  host: string,
+  status: SmtpStarttlsResult['status'],
+  extra: Partial<SmtpStarttlsResult> = {},
+): SmtpStarttlsResult {
+  return {
+    host,
+    ip: '192.0.2.1',
+    port: 25,
+    banner: '',
+    ehlo: [],
+    starttls: status === 'no-starttls' || status === 'unreachable' ? 'not-offered' : 'offered',
+    tls:
+      status === 'ok' || status === 'certificate-problem'
+        ? {
+            version: 'TLSv1.3',
+            cipher: 'TLS_AES_256_GCM_SHA384',
+            certificate: {
+              subject: host,
+              issuer: 'CA',
+              validTo: '2027-01-01T00:00:00.000Z',
+              daysRemaining: 30,
+              status: status === 'ok' ? 'valid' : 'expired',
+            },
+          }
+        : null,
+    status,
+    error:
+      status === 'unreachable'
+        ? 'TCP connect to 192.0.2.1:25 failed: ECONNREFUSED'
+        : status === 'tls-failed'
+          ? 'handshake failed'
+          : null,
+    responseTimeMs: 10,
+    ...extra,
+  };
+}
+
+function dane(host: string, status: DaneResult['status'], dnssec: DaneResult['dnssec'] = 'secure'): DaneResult {
+  return {
+    host,
+    port: 25,
+    name: `_25._tcp.${host}`,
+    tlsa:
+      status === 'no-tlsa' ? [] : [{ usage: 3, selector: 1, matchingType: 1, data: '00', matches: status === 'valid' }],
+    dnssec,
+    status,
+    error: status === 'error' ? 'no certificate chain to match: mx.a.test does not offer STARTTLS' : null,
+  };
+}
+
+const tested = <R extends { host: string }>(result: R) => ({ host: result.host, result });
+
+describe('starttls: one finding per MX host', () => {
+  it("each host with its own status and smtp-starttls's data, by priority", () => {
+    const ok = session('mx1.a.test', 'ok');
+    const cert = session('mx2.a.test', 'certificate-problem');
+    const plain = session('mx3.a.test', 'no-starttls');
+    const failing = session('mx4.a.test', 'tls-failed');
+    const findings = starttlsFindings([ok, cert, plain, failing].map(tested), MX);
+    expect(findings.map((f) => [f.host, f.status])).toEqual([
+      ['mx1.a.test', 'ok'],
+      ['mx2.a.test', 'warning'],
+      ['mx3.a.test', 'critical'],
+      ['mx4.a.test', 'warning'],
+    ]);
+    expect(findings.map((f) => f.details.starttls)).toEqual([ok, cert, plain, failing]);
+    expect(findings[0]!.summary).toBe('mx1.a.test offers STARTTLS with a valid certificate.');
+    expect(findings[1]!.summary).toMatch(/^The certificate of mx2\.a\.test is expired/);
+    expect(findings[2]!.summary).toBe(
+      'mx3.a.test does not offer STARTTLS, so mail to it travels in clear text; enable STARTTLS with a valid certificate.',
+    );
+    expect(findings[3]!.summary).toMatch(/^STARTTLS fails on mx4\.a\.test \(handshake failed\)/);
+  });
+
+  it('a host not reached is error (port 25 may be closed to this service), its data kept; a host not tested is error without data', () => {
+    const [unreachable, refused] = starttlsFindings(
+      [
+        tested(session('mx1.a.test', 'unreachable')),
+        { host: 'mx2.a.test', failure: 'refused: 10.0.0.1, a private address' },
+      ],
+      MX,
+    );
+    expect(unreachable).toMatchObject({
+      host: 'mx1.a.test',
+      status: 'error',
+      error: 'TCP connect to 192.0.2.1:25 failed: ECONNREFUSED',
+      details: { starttls: { host: 'mx1.a.test', status: 'unreachable' } },
+    });
+    expect(unreachable!.summary).toMatch(/check that port 25 is open to this service/);
+    expect(refused).toEqual({
+      host: 'mx2.a.test',
+      status: 'error',
+      error: 'refused: 10.0.0.1, a private address',
+      summary:
+        "mx2.a.test could not be tested (refused: 10.0.0.1, a private address); run the health check again, and if it persists, check the host's address records.",
+      details: { starttls: null },
+    });
+  });
+
+  it('a host beyond the first ones is info, not tested; no MX host at all is one info finding about the domain', () => {
+    expect(starttlsFindings([{ host: 'mx6.a.test', omitted: true }], MX)).toEqual([
+      {
+        host: 'mx6.a.test',
+        status: 'info',
+        summary: 'mx6.a.test was not tested: only the first 5 MX hosts by priority are (senders seldom get further).',
+        details: { starttls: null },
+      },
+    ]);
+    expect(starttlsFindings([], { nullMx: true, hostCount: 0, smtpProbes: true })).toEqual([
+      {
+        host: null,
+        status: 'info',
+        summary: 'The domain accepts no mail (null MX): there is no mail server to test.',
+        details: { starttls: null },
+      },
+    ]);
+    expect(starttlsFindings([], { nullMx: false, hostCount: 0, smtpProbes: true })).toMatchObject([
+      { host: null, status: 'info' },
+    ]);
+  });
+});
+
+describe('with SMTP probes turned off (smtp.enabled false)', () => {
+  const OFF = { ...MX, smtpProbes: false };
+  it('starttls is info for each host, naming the setting; dane records that cannot be matched are info, bogus ones still critical', () => {
+    const failure = 'SMTP probes are turned off on this instance (smtp.enabled is false)';
+    expect(starttlsFindings([{ host: 'mx1.a.test', failure }], OFF)).toEqual([
+      {
+        host: 'mx1.a.test',
+        status: 'info',
+        summary: 'mx1.a.test was not tested: SMTP probes are turned off on this instance (smtp.enabled).',
+        details: { starttls: null },
+      },
+    ]);
+    expect(daneFindings([tested(dane('mx.a.test', 'error'))], OFF)).toMatchObject([
+      {
+        status: 'info',
+        summary: expect.stringMatching(/^TLSA records exist for mx\.a\.test but cannot be matched here/),
+      },
+    ]);
+    expect(daneFindings([tested(dane('mx.a.test', 'error'))], MX)[0]!.status).toBe('warning');
+    expect(daneFindings([tested(dane('mx.a.test', 'error', 'bogus'))], OFF)[0]!.status).toBe('critical');
+  });
+});
+
+describe('dane: one finding per MX host', () => {
+  const statusOf = (result: DaneResult) => daneFindings([tested(result)], MX)[0]!.status;
+
+  it('critical for a mismatch or bogus records; warning for unusable records or no chain', () => {
+    const findings = daneFindings([tested(dane('mx.a.test', 'valid')), tested(dane('mx2.a.test', 'mismatch'))], MX);
+    expect(findings.map((f) => [f.host, f.status])).toEqual([
+      ['mx.a.test', 'ok'],
+      ['mx2.a.test', 'critical'],
+    ]);
+    expect(statusOf(dane('mx.a.test', 'error', 'bogus'))).toBe('critical');
+    expect(statusOf(dane('mx.a.test', 'unusable'))).toBe('warning');
+    const noChain = daneFindings([tested(dane('mx.a.test', 'error'))], MX)[0];
+    expect(noChain).toMatchObject({ status: 'warning', summary: expect.stringMatching(/does not offer STARTTLS/) });
+  });
+
+  it("info when DANE is not in use (no records, or unsigned ones); ok when valid; dane's data as the details", () => {
+    expect(statusOf(dane('mx.a.test', 'no-tlsa'))).toBe('info');
+    const unsigned = daneFindings([tested(dane('mx.a.test', 'insecure', 'insecure'))], MX)[0];
+    expect(unsigned).toMatchObject({ status: 'info', summary: expect.stringMatching(/not DNSSEC-signed/) });
+    const valid = dane('mx.a.test', 'valid');
+    expect(daneFindings([tested(valid)], MX)).toEqual([
+      { host: 'mx.a.test', status: 'ok', summary: 'DANE validates for mx.a.test.', details: { dane: valid } },
+    ]);
+  });
+
+  it('a host not tested is error without data', () => {
+    expect(daneFindings([{ host: 'mx.a.test', failure: 'mx.a.test has no address' }], MX)).toMatchObject([
+      { host: 'mx.a.test', status: 'error', error: 'mx.a.test has no address', details: { dane: null } },
+    ]);
+  });
+});
+
+describe('mta-sts, tls-rpt and bimi', () => {
+  const tlsRpt = (over: Partial<TlsRptCheckResult>): TlsRptCheckResult => ({
+    domain: 'a.test',
+    found: true,
+    record: 'v=TLSRPTv1; rua=mailto:r@a.test',
+    multiple: false,
+    rua: ['mailto:r@a.test'],
+    valid: true,
+    errors: [],
+    ...over,
+  });
+
+  it('mta-sts: invalid a warning, not configured and testing info, enforce ok', () => {
+    expect(mtaStsFinding(mtaSts('invalid', ['the policy fetch failed'])).summary).toMatch(/the policy fetch failed/);
+    expect(mtaStsFinding(mtaSts('invalid', [])).status).toBe('warning');
+    expect(mtaStsFinding(mtaSts('not-configured', [])).status).toBe('info');
+    expect(mtaStsFinding(mtaSts('testing', [])).status).toBe('info');
+    expect(mtaStsFinding(mtaSts('enforce', [])).status).toBe('ok');
+  });
+
+  it('tls-rpt: missing is a warning only when MTA-STS or DANE is in use; invalid a warning', () => {
+    const missing = tlsRpt({ found: false, record: '', rua: [], valid: false });
+    expect(tlsRptFinding(missing, { mtaSts: false, dane: false }).status).toBe('info');
+    expect(tlsRptFinding(missing, { mtaSts: true, dane: false })).toMatchObject({
+      status: 'warning',
+      summary: expect.stringMatching(/^The domain uses MTA-STS but publishes no TLS-RPT record/),
+    });
+    expect(tlsRptFinding(missing, { mtaSts: false, dane: true }).summary).toMatch(/uses DANE/);
+    expect(
+      tlsRptFinding(tlsRpt({ valid: false, errors: ['rua= is missing'] }), { mtaSts: false, dane: false }).status,
+    ).toBe('warning');
+    expect(tlsRptFinding(tlsRpt({}), { mtaSts: false, dane: false })).toMatchObject({
+      status: 'ok',
+      details: { tlsRpt: tlsRpt({}) },
+    });
+  });
+
+  it('bimi: absent info, invalid warning, valid ok', () => {
+    expect(bimiFinding(bimi('not-configured', [])).status).toBe('info');
+    expect(bimiFinding(bimi('invalid', ['DMARC must be enforced'])).status).toBe('warning');
+    expect(bimiFinding(bimi('valid', [])).status).toBe('ok');
+  });
+});
