@@ -1811,7 +1811,7 @@ export interface components {
                     omittedExchanges: number | null;
                     /** @description Addresses beyond the first 4 of an MX host, not asked about. */
                     omittedAddresses: number | null;
-                } | ({
+                } | {
                     domain: string;
                     /** @description A TXT record beginning with v=STSv1 exists at _mta-sts.<domain>. */
                     found: boolean;
@@ -1852,7 +1852,7 @@ export interface components {
                     errors: string[];
                     /** @description Remarks that do not make the policy unusable: max_age under a week, an MX host not matched in testing mode. */
                     warnings: string[];
-                } | null) | ({
+                } | {
                     domain: string;
                     /** @description A TXT record beginning with v=TLSRPTv1 exists at _smtp._tls.<domain>. */
                     found: boolean;
@@ -1865,7 +1865,7 @@ export interface components {
                     /** @description Exactly one record, with a rua= and nothing invalid. */
                     valid: boolean;
                     errors: string[];
-                } | null) | ({
+                } | {
                     /** @description The host as asked (lower case, no trailing dot). */
                     host: string;
                     /** @description The address talked to: the first IPv4 address, else the first IPv6. */
@@ -1900,7 +1900,7 @@ export interface components {
                     error: string | null;
                     /** @description The whole session, connect to handshake. */
                     responseTimeMs: number;
-                } | null) | ({
+                } | {
                     host: string;
                     port: number;
                     /** @description The TLSA owner name asked: _<port>._tcp.<host>. */
@@ -1923,7 +1923,7 @@ export interface components {
                     status: string;
                     /** @description Why the chain could not be obtained or the records are bogus; null otherwise. */
                     error: string | null;
-                } | null) | ({
+                } | {
                     domain: string;
                     selector: string;
                     /** @description A v=BIMI1 record applies (at the domain, or its organisational domain). */
@@ -1953,7 +1953,14 @@ export interface components {
                     /** @description "not-configured" (no record, or one declining BIMI with empty l= and a=), "invalid" (a bad record, a logo that cannot be fetched or breaks the SVG Tiny PS profile, or DMARC not enforced; errors say which), "valid". */
                     status: string;
                     errors: string[];
-                } | null);
+                } | {
+                    /** @description Always false: the part did not test anything here. */
+                    tested: boolean;
+                    /** @description null-mx: the domain takes no mail (RFC 7505); no-mx-hosts: the domain has no MX host; beyond-host-limit: an MX host beyond the first 5 by priority; smtp-probes-off: this instance opens no SMTP session (smtp.enabled); host-not-testable: the host was refused by the target rules or has no address (the check's error); could-not-run: the part could not run (the check's error). */
+                    reason: string;
+                    /** @description The MX hosts not tested: [] when the domain has none and for the parts about the domain; else the check's host. */
+                    untestedHosts: string[];
+                };
             }[];
         };
         WebsiteHealthCheck: {

@@ -23,9 +23,10 @@ import {
   EXPIRES_KEYS,
   OTHER_OBJECT_CLASSES,
   REFERRAL_KEYS,
+  UPDATED_FALLBACK_SECTION,
   UPDATED_KEYS,
 } from './whois/field-tables.js';
-import { readEntries, splitLines } from './whois/lines.js';
+import { readEntries, splitLines, withoutIanaRecord } from './whois/lines.js';
 import type { WhoisEntry } from './whois/lines.js';
 import { NOT_AVAILABLE_STATUS, NOT_FOUND_PHRASES, RATE_LIMIT_PHRASES, matchesAny } from './whois/phrases.js';
 import {
@@ -63,7 +64,7 @@ export interface WhoisFacts extends RegistrationFacts {
 const MAX_PARSED_CHARS = 256 * 1024;
 
 export function parseWhois(text: string, queriedDomain?: string): WhoisFacts {
-  const bounded = text.length > MAX_PARSED_CHARS ? text.slice(0, MAX_PARSED_CHARS) : text;
+  const bounded = withoutIanaRecord(text.length > MAX_PARSED_CHARS ? text.slice(0, MAX_PARSED_CHARS) : text);
   const entries = keepQueriedRecords(readEntries(bounded, LIST_HEADERS), queriedDomain);
   // Contact objects' own dates and names are not the domain's: leave out entries under a
   // contact header, and a contact paragraph's record dates.
@@ -85,7 +86,7 @@ export function parseWhois(text: string, queriedDomain?: string): WhoisFacts {
   const readDate = (entry: WhoisEntry): string | null => normaliseWhoisDate(entry.value, dateOptions);
 
   const creationDate = pickFirst(domainDateEntries, CREATED_KEYS, readDate);
-  const updatedDate =
+  const ownUpdatedDate =
     pickFirst(domainDateEntries, UPDATED_KEYS, readDate) ?? pickLatest(domainDateEntries, CHANGE_LOG_KEYS, readDate);
   const expiryDate =
     pickFirst(domainDateEntries, EXPIRES_KEYS, readDate) ??
@@ -101,7 +102,17 @@ export function parseWhois(text: string, queriedDomain?: string): WhoisFacts {
   const lines = splitLines(bounded.toLowerCase());
   // Facts only a registered domain has; an available one may still echo its name and a status.
   const hasDomainFacts =
-    [creationDate, updatedDate, expiryDate, registrar].some((fact) => fact !== null) || nameServers.length > 0;
+    [creationDate, ownUpdatedDate, expiryDate, registrar].some((fact) => fact !== null) || nameServers.length > 0;
+  // Only a registered domain's answer lends it the answer section's date (an available name's has one too).
+  const updatedDate =
+    ownUpdatedDate ??
+    (hasDomainFacts
+      ? pickFirst(
+          entries.filter((entry) => entry.section === UPDATED_FALLBACK_SECTION),
+          UPDATED_KEYS,
+          readDate,
+        )
+      : null);
   const rateLimited = !hasDomainFacts && matchesAny(lines, RATE_LIMIT_PHRASES);
   const notFound =
     !hasDomainFacts && !rateLimited && matchesAny(lines, NOT_FOUND_PHRASES) && !matchesAny(lines, NOT_AVAILABLE_STATUS);

@@ -1,7 +1,8 @@
 /**
  * mailhealth-check: its checks (ids in api-v1.md order, labels) and the details each reports
  * (api-v1.md, with added fields). A check that could not run reports the same keys with nothing
- * found (null), so that clients can read details by id whatever the status.
+ * found (null), so that clients can read details by id whatever the status; a transport part, whose
+ * details are a single check's data, reports a PartNotTested instead.
  */
 import type { MxHost } from '../../dns/shared/lookup-run.js';
 import type { BimiResult } from '../../mail-transport/bimi/bimi.js';
@@ -12,8 +13,8 @@ import type { TlsRptCheckResult } from '../../mail-transport/tls-rpt/tls-rpt.js'
 
 /**
  * api-v1.md's five, then the mail transport parts of mail-transport.md. The transport parts' details
- * are the single checks' data, null when the part could not run; starttls and dane have one check per
- * MX host.
+ * are the single checks' data, or a PartNotTested saying why there is none (api-v1.md: `details` is an
+ * object); starttls and dane have one check per MX host.
  */
 export const MAIL_CHECK_IDS = [
   'mx',
@@ -139,27 +140,61 @@ export interface BlacklistDetails {
 
 export interface MtaStsDetails {
   /** mta-sts's data */
-  mtaSts: MtaStsResult | null;
+  mtaSts: MtaStsResult;
 }
 
 export interface BimiDetails {
   /** bimi's data (selector "default") */
-  bimi: BimiResult | null;
+  bimi: BimiResult;
 }
 
 export interface TlsRptDetails {
   /** tls-rpt's data */
-  tlsRpt: TlsRptCheckResult | null;
+  tlsRpt: TlsRptCheckResult;
 }
 
 export interface StarttlsDetails {
   /** smtp-starttls's data for the check's MX host (its first address) */
-  starttls: SmtpStarttlsResult | null;
+  starttls: SmtpStarttlsResult;
 }
 
 export interface DaneDetails {
   /** dane's data for the check's MX host (port 25) */
-  dane: DaneResult | null;
+  dane: DaneResult;
+}
+
+/** Why a transport part has no single check's data. */
+export type NotTestedReason =
+  /** the domain takes no mail (RFC 7505): there is no mail server to test */
+  | 'null-mx'
+  /** the domain has no MX host (no MX records, or none that could be followed) */
+  | 'no-mx-hosts'
+  /** an MX host beyond the first MAIL_TRANSPORT_MAX_HOSTS by priority */
+  | 'beyond-host-limit'
+  /** smtp.enabled false: this instance opens no SMTP session */
+  | 'smtp-probes-off'
+  /** the host was refused by the target rules, or its address could not be had (the check's `error`) */
+  | 'host-not-testable'
+  /** the part itself could not run (the check's `error`) */
+  | 'could-not-run';
+
+/**
+ * A transport part's details when it has no single check's data: an object all the same (docs/contract/api-v1.md
+ * "Result objects (`data`) by endpoint": `details` is an object), saying which MX hosts went untested and why.
+ */
+export interface PartNotTested {
+  tested: false;
+  reason: NotTestedReason;
+  /** the MX hosts not tested: [] when the domain has none and for the parts about the domain; else the check's host */
+  untestedHosts: string[];
+}
+
+export function partNotTested(reason: NotTestedReason, hosts: readonly string[] = []): PartNotTested {
+  return { tested: false, reason, untestedHosts: [...hosts] };
+}
+
+export function isPartNotTested(details: unknown): details is PartNotTested {
+  return typeof details === 'object' && details !== null && (details as Partial<PartNotTested>).tested === false;
 }
 
 export interface MailDetailsById {
@@ -168,11 +203,11 @@ export interface MailDetailsById {
   dmarc: DmarcDetails;
   dkim: DkimDetails;
   blacklist: BlacklistDetails;
-  'mta-sts': MtaStsDetails;
-  'tls-rpt': TlsRptDetails;
-  starttls: StarttlsDetails;
-  dane: DaneDetails;
-  bimi: BimiDetails;
+  'mta-sts': MtaStsDetails | PartNotTested;
+  'tls-rpt': TlsRptDetails | PartNotTested;
+  starttls: StarttlsDetails | PartNotTested;
+  dane: DaneDetails | PartNotTested;
+  bimi: BimiDetails | PartNotTested;
 }
 
 /** The details of a check that could not run: the same keys, nothing found. */
@@ -199,11 +234,11 @@ export function mailDetailsNotMeasured<K extends MailCheckId>(id: K): MailDetail
       omittedExchanges: null,
       omittedAddresses: null,
     },
-    'mta-sts': { mtaSts: null },
-    'tls-rpt': { tlsRpt: null },
-    starttls: { starttls: null },
-    dane: { dane: null },
-    bimi: { bimi: null },
+    'mta-sts': partNotTested('could-not-run'),
+    'tls-rpt': partNotTested('could-not-run'),
+    starttls: partNotTested('could-not-run'),
+    dane: partNotTested('could-not-run'),
+    bimi: partNotTested('could-not-run'),
   };
   return empty[id];
 }

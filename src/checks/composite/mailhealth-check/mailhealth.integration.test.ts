@@ -87,6 +87,9 @@ beforeAll(async () => {
       rr.mx('nullmx.test', 0, '.'),
       rr.txt('nullmx.test', 'v=spf1 -all'),
       rr.txt('_dmarc.nullmx.test', 'v=DMARC1; p=reject'),
+      // nomx.test: no MX records at all (a web-only name)
+      rr.a('nomx.test', '127.0.0.1'),
+      rr.txt('nomx.test', 'v=spf1 -all'),
       // partial.test: the second MX host's address question fails; the first has a private address too
       rr.mx('partial.test', 10, 'mx1.partial.test'),
       rr.mx('partial.test', 20, 'mx2.partial.test'),
@@ -508,7 +511,13 @@ describe('mailhealth-check', () => {
       status: 'info',
       summary: 'The domain accepts no mail (null MX): there is no mail server to test.',
       error: null,
-      details: null,
+      // api-v1.md: details is an object, here saying why nothing was tested
+      details: { tested: false, reason: 'null-mx', untestedHosts: [] },
+    });
+    expect(checkOf(body, 'dane')).toMatchObject({
+      host: null,
+      status: 'info',
+      details: { tested: false, reason: 'null-mx', untestedHosts: [] },
     });
     expect(checkOf(body, 'mx').details).toEqual({
       hosts: [],
@@ -535,6 +544,49 @@ describe('mailhealth-check', () => {
         'TXT s1._domainkey.nullmx.test',
       ].sort(),
     );
+  });
+
+  it('a domain without MX records: starttls and dane are one info check each whose details say there is no MX host', async () => {
+    const { status, body } = await rest('nomx.test');
+    expect(status).toBe(200);
+    expect(openApiMismatches('mailhealth-check', 200, body)).toEqual([]);
+    expect(checkOf(body, 'mx').details).toMatchObject({ hosts: [], total: 0, nullMx: false });
+    for (const id of ['starttls', 'dane'])
+      expect(body.data.checks.filter((c: any) => c.id === id)).toEqual([
+        expect.objectContaining({
+          host: null,
+          status: 'info',
+          summary: 'The domain has no MX host to test (see the MX check).',
+          details: { tested: false, reason: 'no-mx-hosts', untestedHosts: [] },
+        }),
+      ]);
+    // api-v1.md: every check's details is an object
+    for (const check of body.data.checks) expect(check.details).toEqual(expect.any(Object));
+  });
+
+  it('through GraphQL, a part without data of its own has MailPartNotTested details (null MX, no MX)', async () => {
+    for (const [domain, reason] of [
+      ['nullmx.test', 'null-mx'],
+      ['nomx.test', 'no-mx-hosts'],
+    ]) {
+      const res = await graphql(
+        t,
+        `query ($d: String!) { mailhealthCheck(domain: $d) { checks { id host details {
+          __typename
+          ... on MailPartNotTested { tested reason untestedHosts }
+        } } } }`,
+        { d: domain },
+      );
+      expect(res.body.errors).toBeUndefined();
+      const parts = res.body.data.mailhealthCheck.checks.filter((c: any) => c.id === 'starttls' || c.id === 'dane');
+      expect(parts).toEqual(
+        ['starttls', 'dane'].map((id) => ({
+          id,
+          host: null,
+          details: { __typename: 'MailPartNotTested', tested: false, reason, untestedHosts: [] },
+        })),
+      );
+    }
   });
 
   it('a part that fails is error naming the upstream; the others still report, and the verdict counts it as a warning', async () => {
@@ -564,7 +616,10 @@ describe('mailhealth-check', () => {
     );
     expect(dmarc.details).toEqual({ record: null, policy: null, found: null, inherited: null, queriedName: null });
     // BIMI's eligibility is DMARC's policy: unknown, so that part could not run either
-    expect(checkOf(body, 'bimi')).toMatchObject({ status: 'error', details: null });
+    expect(checkOf(body, 'bimi')).toMatchObject({
+      status: 'error',
+      details: { tested: false, reason: 'could-not-run', untestedHosts: [] },
+    });
     expect(body.data.verdict).toMatchObject({
       status: 'warning',
       headline: '2 checks could not run (DMARC policy and BIMI logo)',
@@ -617,12 +672,17 @@ describe('mailhealth-check', () => {
         error: expect.stringMatching(/127\.0\.0\.6/),
         details: { host: 'mx1.partial.test', status: 'unreachable' },
       },
-      { host: 'mx2.partial.test', status: 'error', error: expect.stringMatching(/SERVFAIL/), details: null },
+      {
+        host: 'mx2.partial.test',
+        status: 'error',
+        error: expect.stringMatching(/SERVFAIL/),
+        details: { tested: false, reason: 'host-not-testable', untestedHosts: ['mx2.partial.test'] },
+      },
       {
         host: 'internal.partial.test',
         status: 'error',
         error: expect.stringMatching(/127\.0\.0\.10, a loopback address/),
-        details: null,
+        details: { tested: false, reason: 'host-not-testable', untestedHosts: ['internal.partial.test'] },
       },
     ]);
     expect(openApiMismatches('mailhealth-check', 200, body)).toEqual([]);
@@ -698,7 +758,7 @@ describe('mailhealth-check', () => {
           status: 'info',
           summary: `${host} was not tested: SMTP probes are turned off on this instance (smtp.enabled).`,
           error: null,
-          details: null,
+          details: { tested: false, reason: 'smtp-probes-off', untestedHosts: [host] },
         })),
       );
       expect(body.data.checks.filter((c: any) => c.id === 'dane').map((c: any) => c.status)).toEqual(['info', 'info']);

@@ -107,7 +107,7 @@ describe('starttls: one finding per MX host', () => {
       ['mx3.a.test', 'critical'],
       ['mx4.a.test', 'warning'],
     ]);
-    expect(findings.map((f) => f.details.starttls)).toEqual([ok, cert, plain, failing]);
+    expect(findings.map((f) => f.details)).toEqual([ok, cert, plain, failing].map((starttls) => ({ starttls })));
     expect(findings[0]!.summary).toBe('mx1.a.test offers STARTTLS with a valid certificate.');
     expect(findings[1]!.summary).toMatch(/^The certificate of mx2\.a\.test is expired/);
     expect(findings[2]!.summary).toBe(
@@ -116,7 +116,7 @@ describe('starttls: one finding per MX host', () => {
     expect(findings[3]!.summary).toMatch(/^STARTTLS fails on mx4\.a\.test \(handshake failed\)/);
   });
 
-  it('a host not reached is error (port 25 may be closed to this service), its data kept; a host not tested is error without data', () => {
+  it('a host not reached is error (port 25 may be closed to this service), its data kept; a host not tested is error, its details saying why', () => {
     const [unreachable, refused] = starttlsFindings(
       [
         tested(session('mx1.a.test', 'unreachable')),
@@ -137,7 +137,7 @@ describe('starttls: one finding per MX host', () => {
       error: 'refused: 10.0.0.1, a private address',
       summary:
         "mx2.a.test could not be tested (refused: 10.0.0.1, a private address); run the health check again, and if it persists, check the host's address records.",
-      details: { starttls: null },
+      details: { tested: false, reason: 'host-not-testable', untestedHosts: ['mx2.a.test'] },
     });
   });
 
@@ -147,7 +147,7 @@ describe('starttls: one finding per MX host', () => {
         host: 'mx6.a.test',
         status: 'info',
         summary: 'mx6.a.test was not tested: only the first 5 MX hosts by priority are (senders seldom get further).',
-        details: { starttls: null },
+        details: { tested: false, reason: 'beyond-host-limit', untestedHosts: ['mx6.a.test'] },
       },
     ]);
     expect(starttlsFindings([], { nullMx: true, hostCount: 0, smtpProbes: true })).toEqual([
@@ -155,11 +155,23 @@ describe('starttls: one finding per MX host', () => {
         host: null,
         status: 'info',
         summary: 'The domain accepts no mail (null MX): there is no mail server to test.',
-        details: { starttls: null },
+        details: { tested: false, reason: 'null-mx', untestedHosts: [] },
       },
     ]);
-    expect(starttlsFindings([], { nullMx: false, hostCount: 0, smtpProbes: true })).toMatchObject([
-      { host: null, status: 'info' },
+    expect(starttlsFindings([], { nullMx: false, hostCount: 0, smtpProbes: true })).toEqual([
+      {
+        host: null,
+        status: 'info',
+        summary: 'The domain has no MX host to test (see the MX check).',
+        details: { tested: false, reason: 'no-mx-hosts', untestedHosts: [] },
+      },
+    ]);
+    // dane says the same, in the same shape (api-v1.md: details is an object)
+    expect(daneFindings([], { nullMx: true, hostCount: 0, smtpProbes: true })).toMatchObject([
+      { host: null, status: 'info', details: { tested: false, reason: 'null-mx', untestedHosts: [] } },
+    ]);
+    expect(daneFindings([], { nullMx: false, hostCount: 0, smtpProbes: true })).toMatchObject([
+      { host: null, status: 'info', details: { tested: false, reason: 'no-mx-hosts', untestedHosts: [] } },
     ]);
   });
 });
@@ -173,7 +185,7 @@ describe('with SMTP probes turned off (smtp.enabled false)', () => {
         host: 'mx1.a.test',
         status: 'info',
         summary: 'mx1.a.test was not tested: SMTP probes are turned off on this instance (smtp.enabled).',
-        details: { starttls: null },
+        details: { tested: false, reason: 'smtp-probes-off', untestedHosts: ['mx1.a.test'] },
       },
     ]);
     expect(daneFindings([tested(dane('mx.a.test', 'error'))], OFF)).toMatchObject([
@@ -212,9 +224,14 @@ describe('dane: one finding per MX host', () => {
     ]);
   });
 
-  it('a host not tested is error without data', () => {
-    expect(daneFindings([{ host: 'mx.a.test', failure: 'mx.a.test has no address' }], MX)).toMatchObject([
-      { host: 'mx.a.test', status: 'error', error: 'mx.a.test has no address', details: { dane: null } },
+  it('a host not tested is error, its details saying why', () => {
+    expect(daneFindings([{ host: 'mx.a.test', failure: 'mx.a.test has no address' }], MX)).toEqual([
+      expect.objectContaining({
+        host: 'mx.a.test',
+        status: 'error',
+        error: 'mx.a.test has no address',
+        details: { tested: false, reason: 'host-not-testable', untestedHosts: ['mx.a.test'] },
+      }),
     ]);
   });
 });

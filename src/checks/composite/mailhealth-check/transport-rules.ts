@@ -15,7 +15,16 @@ import type { SmtpStarttlsResult } from '../../mail-transport/smtp-starttls/star
 import type { BimiResult } from '../../mail-transport/bimi/bimi.js';
 import type { MtaStsResult } from '../../mail-transport/mta-sts/mta-sts.js';
 import { MAIL_TRANSPORT_MAX_HOSTS } from '../../../loaders/fan-out-limits.js';
-import type { BimiDetails, DaneDetails, MtaStsDetails, StarttlsDetails, TlsRptDetails } from './details.js';
+import {
+  partNotTested,
+  type BimiDetails,
+  type DaneDetails,
+  type MtaStsDetails,
+  type NotTestedReason,
+  type PartNotTested,
+  type StarttlsDetails,
+  type TlsRptDetails,
+} from './details.js';
 import type { HealthCheckStatus } from '../shared/verdict.js';
 import { listInProse } from '../shared/verdict.js';
 import { withoutFinalStop } from '../shared/finding.js';
@@ -54,26 +63,35 @@ export interface MxContext {
   smtpProbes: boolean;
 }
 
-function noHosts(mx: MxContext): { status: HealthCheckStatus; summary: string } | null {
+function noHosts(mx: MxContext): { status: HealthCheckStatus; summary: string; reason: NotTestedReason } | null {
   if (mx.nullMx)
-    return { status: 'info', summary: 'The domain accepts no mail (null MX): there is no mail server to test.' };
-  if (mx.hostCount === 0) return { status: 'info', summary: 'The domain has no MX host to test (see the MX check).' };
+    return {
+      status: 'info',
+      summary: 'The domain accepts no mail (null MX): there is no mail server to test.',
+      reason: 'null-mx',
+    };
+  if (mx.hostCount === 0)
+    return {
+      status: 'info',
+      summary: 'The domain has no MX host to test (see the MX check).',
+      reason: 'no-mx-hosts',
+    };
   return null;
 }
 
 /**
  * One finding per MX host, by `judge` for a host with a result; the same words for the hosts that were
- * not tested in either part; a single info finding when there is no MX host at all.
+ * not tested in either part; a single info finding when there is no MX host at all. A host without a
+ * result has details all the same, saying why (PartNotTested).
  */
 function perHostFindings<R, D>(
   hosts: readonly HostFacts<R>[],
   mx: MxContext,
-  details: (result: R | null) => D,
   judge: (host: string, result: R) => TransportFinding<D>,
-): HostFinding<D>[] {
+): HostFinding<D | PartNotTested>[] {
   const none = noHosts(mx);
-  if (none) return [{ host: null, ...none, details: details(null) }];
-  return hosts.map((facts): HostFinding<D> => {
+  if (none) return [{ host: null, status: none.status, summary: none.summary, details: partNotTested(none.reason) }];
+  return hosts.map((facts): HostFinding<D | PartNotTested> => {
     const { host } = facts;
     if ('result' in facts) return { host, ...judge(host, facts.result) };
     if ('omitted' in facts)
@@ -81,14 +99,14 @@ function perHostFindings<R, D>(
         host,
         status: 'info',
         summary: `${host} was not tested: only the first ${MAIL_TRANSPORT_MAX_HOSTS} MX hosts by priority are (senders seldom get further).`,
-        details: details(null),
+        details: partNotTested('beyond-host-limit', [host]),
       };
     return {
       host,
       status: 'error',
       error: facts.failure,
       summary: `${host} could not be tested (${withoutFinalStop(facts.failure)}); run the health check again, and if it persists, check the host's address records.`,
-      details: details(null),
+      details: partNotTested('host-not-testable', [host]),
     };
   });
 }
@@ -105,16 +123,16 @@ function perHostFindings<R, D>(
 export function starttlsFindings(
   hosts: readonly HostFacts<SmtpStarttlsResult>[],
   mx: MxContext,
-): HostFinding<StarttlsDetails>[] {
-  const details = (starttls: SmtpStarttlsResult | null): StarttlsDetails => ({ starttls });
+): HostFinding<StarttlsDetails | PartNotTested>[] {
+  const details = (starttls: SmtpStarttlsResult): StarttlsDetails => ({ starttls });
   if (!mx.smtpProbes && !noHosts(mx))
     return hosts.map((h) => ({
       host: h.host,
       status: 'info',
       summary: `${h.host} was not tested: SMTP probes are turned off on this instance (smtp.enabled).`,
-      details: details(null),
+      details: partNotTested('smtp-probes-off', [h.host]),
     }));
-  return perHostFindings(hosts, mx, details, (host, result) => {
+  return perHostFindings(hosts, mx, (host, result) => {
     const finding = (status: HealthCheckStatus, summary: string, error?: string) => ({
       status,
       summary,
@@ -159,9 +177,12 @@ export function starttlsFindings(
  * - no TLSA records, or records that are not DNSSEC-signed: info (DANE is not in use);
  * - valid: ok.
  */
-export function daneFindings(hosts: readonly HostFacts<DaneFacts>[], mx: MxContext): HostFinding<DaneDetails>[] {
-  const details = (dane: DaneResult | null): DaneDetails => ({ dane });
-  return perHostFindings(hosts, mx, details, (host, result) => {
+export function daneFindings(
+  hosts: readonly HostFacts<DaneFacts>[],
+  mx: MxContext,
+): HostFinding<DaneDetails | PartNotTested>[] {
+  const details = (dane: DaneResult): DaneDetails => ({ dane });
+  return perHostFindings(hosts, mx, (host, result) => {
     const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary, details: details(result) });
     if (result.status === 'mismatch')
       return finding(

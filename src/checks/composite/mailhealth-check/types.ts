@@ -16,8 +16,10 @@ import type {
   StarttlsDetails,
   TlsRptDetails,
   MxDetails,
+  PartNotTested,
   SpfDetails,
 } from './details.js';
+import { isPartNotTested } from './details.js';
 import type { MailHealthCheck, MailHealthResult } from './run.js';
 import { BLACKLIST_LISTINGS_CRITICAL, SPF_LOOKUPS_NEAR_LIMIT } from './rules.js';
 import type { MxHost } from '../../dns/shared/lookup-run.js';
@@ -204,7 +206,7 @@ export const MailMtaStsDetails = builder.objectRef<MtaStsDetails>('MailMtaStsDet
   description:
     'mta-sts — warning: a policy that cannot be used (invalid: several records, a failed fetch, a bad certificate, a syntax error, an MX host not matched under enforce); info: no policy, mode none or testing; ok: enforce.',
   fields: (t) => ({
-    mtaSts: t.field({ type: MtaSts, nullable: true, description: "mta-sts's data.", resolve: (d) => d.mtaSts }),
+    mtaSts: t.field({ type: MtaSts, description: "mta-sts's data.", resolve: (d) => d.mtaSts }),
   }),
 });
 
@@ -212,7 +214,7 @@ export const MailBimiDetails = builder.objectRef<BimiDetails>('MailBimiDetails')
   description:
     'bimi (selector "default") — info: no record; warning: a record that cannot be used (bimi\'s errors say why); ok: valid.',
   fields: (t) => ({
-    bimi: t.field({ type: Bimi, nullable: true, description: "bimi's data.", resolve: (d) => d.bimi }),
+    bimi: t.field({ type: Bimi, description: "bimi's data.", resolve: (d) => d.bimi }),
   }),
 });
 
@@ -220,7 +222,7 @@ export const MailTlsRptDetails = builder.objectRef<TlsRptDetails>('MailTlsRptDet
   description:
     'tls-rpt — warning: a record that is not valid, or none while the domain uses MTA-STS or DANE (delivery failures go unreported, RFC 8460); info: no record; ok: a valid record.',
   fields: (t) => ({
-    tlsRpt: t.field({ type: TlsRptCheck, nullable: true, description: "tls-rpt's data.", resolve: (d) => d.tlsRpt }),
+    tlsRpt: t.field({ type: TlsRptCheck, description: "tls-rpt's data.", resolve: (d) => d.tlsRpt }),
   }),
 });
 
@@ -232,8 +234,7 @@ export const MailStarttlsDetails = builder.objectRef<StarttlsDetails>('MailStart
   fields: (t) => ({
     starttls: t.field({
       type: SmtpStarttls,
-      nullable: true,
-      description: "smtp-starttls's data for the check's MX host; null when it was not tested.",
+      description: "smtp-starttls's data for the check's MX host (a host not tested has MailPartNotTested details).",
       resolve: (d) => d.starttls,
     }),
   }),
@@ -246,9 +247,27 @@ export const MailDaneDetails = builder.objectRef<DaneDetails>('MailDaneDetails')
   fields: (t) => ({
     dane: t.field({
       type: Dane,
-      nullable: true,
-      description: "dane's data for the check's MX host; null when it was not tested.",
+      description: "dane's data for the check's MX host (a host not tested has MailPartNotTested details).",
       resolve: (d) => d.dane,
+    }),
+  }),
+});
+
+export const MailPartNotTested = builder.objectRef<PartNotTested>('MailPartNotTested').implement({
+  description:
+    "The details of a transport part (mta-sts, tls-rpt, starttls, dane, bimi) that has no single check's data: which MX hosts went untested, and why.",
+  fields: (t) => ({
+    tested: t.exposeBoolean('tested', { description: 'Always false: the part did not test anything here.' }),
+    reason: t.exposeString('reason', {
+      description:
+        'null-mx: the domain takes no mail (RFC 7505); no-mx-hosts: the domain has no MX host; beyond-host-limit: ' +
+        `an MX host beyond the first ${MAIL_TRANSPORT_MAX_HOSTS} by priority; smtp-probes-off: this instance opens no SMTP session ` +
+        "(smtp.enabled); host-not-testable: the host was refused by the target rules or has no address (the check's error); " +
+        "could-not-run: the part could not run (the check's error).",
+    }),
+    untestedHosts: t.exposeStringList('untestedHosts', {
+      description:
+        "The MX hosts not tested: [] when the domain has none and for the parts about the domain; else the check's host.",
     }),
   }),
 });
@@ -268,8 +287,9 @@ export const DETAILS_TYPE_OF = {
 
 const MailCheckDetailsUnion = checkDetailsUnion(
   'MailCheckDetails',
-  "A mail check's details: the type follows the check's id (MailMxDetails for mx, …; the transport parts hold their single check's data under its name, e.g. MailTlsRptDetails.tlsRpt, which REST answers as the details themselves). A check that could not run has every field null.",
+  "A mail check's details: the type follows the check's id (MailMxDetails for mx, …; the transport parts hold their single check's data under its name, e.g. MailTlsRptDetails.tlsRpt, which REST answers as the details themselves). A check that could not run has every field null; a transport part without data of its own (no MX host, a host not tested, the part could not run) has MailPartNotTested details.",
   DETAILS_TYPE_OF,
+  [{ type: MailPartNotTested, is: isPartNotTested }],
 );
 export const MailCheckDetails = MailCheckDetailsUnion.union;
 

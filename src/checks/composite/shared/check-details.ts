@@ -12,15 +12,28 @@ type Tagged<Id extends string> = { readonly [CHECK_ID]?: Id };
 
 type Member = ObjectRef<typeof builder.$inferSchemaTypes, any>;
 
-export function checkDetailsUnion<Refs extends Readonly<Record<string, Member>>>(
+/** A member whatever the check's id, for the details `is` recognises (a part that has no data of its own). */
+export interface OtherDetails<Type extends Member> {
+  readonly type: Type;
+  readonly is: (details: unknown) => boolean;
+}
+
+export function checkDetailsUnion<Refs extends Readonly<Record<string, Member>>, Other extends Member = never>(
   name: string,
   description: string,
   typeOf: Refs,
+  others: readonly OtherDetails<Other>[] = [],
 ) {
+  const members: (Refs[keyof Refs] | Other)[] = [
+    ...(Object.values(typeOf) as Refs[keyof Refs][]),
+    ...others.map((o) => o.type),
+  ];
   const union = builder.unionType(name, {
     description,
-    types: Object.values(typeOf) as Refs[keyof Refs][],
+    types: members,
     resolveType: (details) => {
+      const other = others.find((o) => o.is(details));
+      if (other) return other.type;
       const id = (details as Tagged<keyof Refs & string>)[CHECK_ID];
       if (id === undefined) throw new Error(`${name}: details without their check`);
       return typeOf[id];

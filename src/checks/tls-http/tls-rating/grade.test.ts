@@ -334,8 +334,21 @@ describe('the key exchange takes the weakest element', () => {
       90,
     ],
     ['a DH group of 1024 bits', { dhBits: [2048, 1024] }, 80],
-    ['an anonymous suite', { suites: [...MODERN_SUITES, suite('TLSv1.2', 'TLS_DH_anon_WITH_AES_128_GCM_SHA256')] }, 20],
-  ])('%s scores %d', (_what, changes, score) => {
+    ['an anonymous suite', { suites: [...MODERN_SUITES, suite('TLSv1.2', 'TLS_DH_anon_WITH_AES_128_GCM_SHA256')] }, 0],
+  ])('%s scores %s', (_what, changes, score) => {
     expect(gradeConfiguration(facts(changes)).keyExchangeScore).toBe(score);
+  });
+
+  it('an anonymous suite scores the key exchange 0 whatever the key, and so the score 0 (step 2)', () => {
+    const grade = gradeConfiguration(
+      facts({
+        certificate: certificate({ keyBits: 4096 }),
+        groups: ['secp384r1'],
+        suites: [...MODERN_SUITES, suite('TLSv1.2', 'TLS_ECDH_anon_WITH_AES_128_CBC_SHA')],
+      }),
+    );
+    expect(grade).toMatchObject({ keyExchangeScore: 0, score: 0, letter: 'F', letterIgnoringTrust: 'F' });
+    expect(grade.protocolScore).toBeGreaterThan(0);
+    expect(grade.cipherScore).toBeGreaterThan(0);
   });
 });

@@ -163,7 +163,7 @@ export function keyExchangeScoreOf(bits: number): number {
   return 100;
 }
 
-/** The weakest of the certificate key, every DH group and every ECDH group; anonymous counts 0 bits. */
+/** The weakest of the certificate key, every DH group and every ECDH group. */
 export function weakestKeyExchangeBits(facts: GradeFacts): number | null {
   const bits: number[] = [...facts.dhBits];
   if (facts.certificate) bits.push(certificateRsaEquivalent(facts.certificate.keyType, facts.certificate.keyBits));
@@ -171,11 +171,15 @@ export function weakestKeyExchangeBits(facts: GradeFacts): number | null {
     const equivalent = groupRsaEquivalent(group);
     if (equivalent !== null) bits.push(equivalent);
   }
-  if (facts.suites.some((s) => s.keyExchange === 'anonymous')) bits.push(0);
   return bits.length === 0 ? null : Math.min(...bits);
 }
 
+/**
+ * grades.md step 2: an anonymous suite scores the key exchange 0 (as SSL Labs' guide), which makes the whole score
+ * 0; otherwise the score of the weakest element.
+ */
 export function keyExchangeScore(facts: GradeFacts): number {
+  if (facts.suites.some((s) => s.keyExchange === 'anonymous')) return 0;
   const weakest = weakestKeyExchangeBits(facts);
   return weakest === null ? 0 : keyExchangeScoreOf(weakest);
 }

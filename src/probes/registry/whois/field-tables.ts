@@ -288,6 +288,13 @@ export const SIDE_OBJECT_CLASSES = /^(?:registrar|name servers?|nameservers?|nse
 /** Sections about the answer itself: NIC.LV's "[Whois]" footer with the database's own "Updated:" time. */
 export const ANSWER_META_SECTIONS = /^(?:whois|database|query)$/;
 
+/**
+ * The one answer section whose "Updated:" stands for the domain's when the domain's own block states no
+ * change: NIC.LV prints no change date of a domain any more (older answers had "Changed:" in "[Domain]",
+ * which wins), and its "[Whois]" "Updated:" is the date it gives as the record's (issue 32).
+ */
+export const UPDATED_FALLBACK_SECTION = 'whois';
+
 /** Headers and RPSL classes of contact objects, whose dates and names are not the domain's. */
 export const CONTACT_CONTEXT = new RegExp(
   String.raw`(?:^|\s)(?:` +

@@ -82,6 +82,29 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+const IANA_RECORD_START = /^%\s*IANA WHOIS server\b/i;
+const IANA_RECORD_END = /^source:\s*IANA\s*$/i;
+
+/**
+ * A chained answer (a client that followed IANA's referral prints what each server said) opens with
+ * IANA's record, from "% IANA WHOIS server" to its "source: IANA" line. That record is about the TLD:
+ * its "created:", contacts and name servers are the TLD's. When a registry's answer follows, the
+ * registry's own block is the domain's, so IANA's record is left out (issue 32: nic.live's "created:
+ * 2015-06-25" is the TLD's delegation, the domain's "Creation Date:" is 2015-04-27). IANA's answer
+ * alone (a TLD, or the referral step) is kept whole. One pass over the lines.
+ */
+export function withoutIanaRecord(text: string): string {
+  const lines = text.split(/(?<=\n)/);
+  const start = lines.findIndex((line) => IANA_RECORD_START.test(line));
+  if (start < 0) return text;
+  let end = start + 1;
+  while (end < lines.length && !IANA_RECORD_END.test((lines[end] ?? '').trimEnd())) end += 1;
+  if (end >= lines.length) return text;
+  const after = lines.slice(end + 1);
+  if (!after.some((line) => /\S/.test(line) && !COMMENT.test(line))) return text;
+  return [...lines.slice(0, start), ...after].join('');
+}
+
 const COMMENT = /^\s*(?:%|#|>>>|\*\*\*|--\s*$|;|={3,}|-{3,})/;
 const BRACKET_KEY = /^(?:[a-z]\.?\s*)?\[([^\]]{1,60})\]\s*(.*)$/i;
 /**

@@ -148,7 +148,7 @@ describe('WHOIS ccTLD formats', () => {
     expect(parseWhois(answer(''), 'example.ee').updatedDate).toBeNull();
   });
 
-  it('.lv: the update is the [Domain] "Changed:"; the [Whois] "Updated:" dates the database', () => {
+  it('.lv: the update is the [Domain] "Changed:", else the [Whois] "Updated:" (six-digit fractions)', () => {
     const answer = (domainLines: string[]): string =>
       [
         '[Domain]',
@@ -164,12 +164,19 @@ describe('WHOIS ccTLD formats', () => {
         'Nserver: ns1.example.lv',
         '',
         '[Whois]',
-        'Updated: 2021-02-11T18:12:27.072052+00:00',
+        'Updated: 2024-09-03T17:12:28.647770+00:00',
       ].join('\n');
     const changed = parseWhois(answer(['Changed: 2013-07-08T19:35:53.187695+03:00']), 'example.lv');
     expect(changed.updatedDate).toBe('2013-07-08T16:35:53.187Z');
     expect(changed.registrar).toBe('Example Registrar SIA');
-    expect(parseWhois(answer([]), 'example.lv').updatedDate).toBeNull();
+    // today's layout has no "Changed:": the answer's "Updated:" is the record's (issue 32)
+    expect(parseWhois(answer([]), 'example.lv').updatedDate).toBe('2024-09-03T17:12:28.647Z');
+    // an available name's answer has the footer too: no domain, no date, still not found
+    const available = parseWhois(
+      ['[Domain]', 'Domain: free.lv', 'Status: free', '', '[Whois]', 'Updated: 2014-02-18 18:12:36.561777'].join('\n'),
+      'free.lv',
+    );
+    expect(available).toMatchObject({ notFound: true, updatedDate: null });
   });
 
   it('.sl: a paragraph that opens with "Registrar:" and states an expiry holds the domain\'s dates', () => {

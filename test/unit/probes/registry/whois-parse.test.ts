@@ -22,6 +22,9 @@ describe('normaliseWhoisDate', () => {
     ['2020-01-02', '2020-01-02T00:00:00.000Z'],
     ['2020-01-02T03:04:05Z', '2020-01-02T03:04:05.000Z'],
     ['2020-01-02T03:04:05.123456Z', '2020-01-02T03:04:05.123Z'],
+    ['2020-01-02T03:04:05.6+00:00', '2020-01-02T03:04:05.600Z'],
+    ['2024-09-03T17:12:28.647770+00:00', '2024-09-03T17:12:28.647Z'],
+    ['2020-01-02T03:04:05.123456789Z', '2020-01-02T03:04:05.123Z'],
     ['2020-01-02T03:04:05-0700', '2020-01-02T10:04:05.000Z'],
     ['2020-01-02T03:04:05+05:30', '2020-01-01T21:34:05.000Z'],
     ['2020-01-02 03:04:05', '2020-01-02T03:04:05.000Z'],
@@ -212,6 +215,52 @@ describe('parseWhois: referrals', () => {
     const facts = parseWhois(answer, 'example');
     expect(facts.referral).toEqual({ server: 'whois.nic.example' });
     expect(facts.domainName).toBe('example');
+  });
+
+  it("takes the registry's block, not IANA's record of the TLD, from a chained answer", () => {
+    const iana = [
+      '% IANA WHOIS server',
+      '% This query returned 1 object',
+      '',
+      'refer:        whois.nic.example',
+      '',
+      'domain:       EXAMPLE',
+      '',
+      'organisation: Example Registry',
+      '',
+      'nserver:      A.NIC.EXAMPLE 192.0.2.53',
+      '',
+      'whois:        whois.nic.example',
+      '',
+      'created:      2015-06-25',
+      'changed:      2023-09-12',
+      'source:       IANA',
+      '',
+    ];
+    const registry = [
+      '# whois.nic.example',
+      '',
+      'Domain Name: nic.example',
+      'Updated Date: 2024-06-11T22:04:34Z',
+      'Creation Date: 2015-04-27T22:04:24Z',
+      'Registry Expiry Date: 2025-04-27T22:04:24Z',
+      'Registrar: Registry Operator acts as Registrar (9999)',
+      'Name Server: ns1.example.net',
+    ];
+    const facts = parseWhois(lf(...iana, ...registry), 'nic.example');
+    expect(facts).toMatchObject({
+      creationDate: '2015-04-27T22:04:24.000Z',
+      updatedDate: '2024-06-11T22:04:34.000Z',
+      expiryDate: '2025-04-27T22:04:24.000Z',
+      registrar: 'Registry Operator acts as Registrar (9999)',
+      nameServers: ['ns1.example.net'],
+    });
+    // IANA's answer alone (the referral step, or a TLD) is read whole
+    const alone = parseWhois(lf(...iana), 'example');
+    expect(alone).toMatchObject({
+      creationDate: '2015-06-25T00:00:00.000Z',
+      referral: { server: 'whois.nic.example' },
+    });
   });
 
   it('keeps a port other than 43 and drops the scheme', () => {
