@@ -4,7 +4,7 @@
  * found (null), so that clients can read details by id whatever the status; a transport part, whose
  * details are a single check's data, reports a PartNotTested instead.
  */
-import type { MxHost } from '../../dns/shared/lookup-run.js';
+import type { MxHost } from '../../dns/mx-lookup/run.js';
 import type { BimiResult } from '../../mail-transport/bimi/bimi.js';
 import type { DaneResult } from '../../mail-transport/dane/dane.js';
 import type { MtaStsResult } from '../../mail-transport/mta-sts/mta-sts.js';

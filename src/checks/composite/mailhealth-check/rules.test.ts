@@ -6,8 +6,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { classifyDnsblOutcome, type DnsblListResult } from '../../dns/dns-blacklist-checker/dnsbl.js';
-import type { MxHost, MxLookupResult } from '../../dns/shared/lookup-run.js';
-import { flattenSpfTree, type SpfCheckerResult } from '../../mail/shared/auth-run.js';
+import type { MxHost, MxLookupResult } from '../../dns/mx-lookup/run.js';
+import { flattenSpfTree, type SpfCheckerResult } from '../../mail/spf-checker/run.js';
 import { evaluateDkim } from '../../mail/dkim-checker/dkim.js';
 import { checkDmarc } from '../../mail/dmarc-checker/dmarc.js';
 import { checkSpf } from '../../mail/spf-checker/walk.js';

@@ -29,9 +29,13 @@ import { NetdiagError } from '../../../errors.js';
 import type { ResolvedAddress } from '../../../probes/guard.js';
 import type { CheckContext } from '../../../loaders/context.js';
 import { runDnsblCheck } from '../../dns/dns-blacklist-checker/run.js';
-import { askMx, runMxLookup } from '../../dns/shared/lookup-run.js';
+import { askMx, runMxLookup } from '../../dns/mx-lookup/run.js';
 import { followedAddresses } from '../../dns/shared/mx-exchanges.js';
-import { runDkimCheck, runDmarcCheck, runSpfCheck, runTlsRptCheck, txtLookup } from '../../mail/shared/auth-run.js';
+import { txtLookup } from '../../mail/shared/record-lookup.js';
+import { runTlsRptCheck } from '../../mail-transport/tls-rpt/run.js';
+import { runDmarcCheck } from '../../mail/dmarc-checker/run.js';
+import { runDkimCheck } from '../../mail/dkim-checker/run.js';
+import { runSpfCheck } from '../../mail/spf-checker/run.js';
 import { inferProviders } from '../../dns/shared/mail-providers.js';
 import { parseSpfRecord, selectSpfRecords, spfIncludeTargets } from '../../mail/spf-checker/syntax.js';
 import {

@@ -22,7 +22,7 @@ import type {
 import { isPartNotTested } from './details.js';
 import type { MailHealthCheck, MailHealthResult } from './run.js';
 import { BLACKLIST_LISTINGS_CRITICAL, SPF_LOOKUPS_NEAR_LIMIT } from './rules.js';
-import type { MxHost } from '../../dns/shared/lookup-run.js';
+import type { MxHost } from '../../dns/mx-lookup/run.js';
 import {
   MAIL_TRANSPORT_MAX_HOSTS,
   MX_MAX_ADDRESSES_PER_EXCHANGE,
@@ -32,8 +32,9 @@ import { builder } from '../../../graphql/builder.js';
 import { checkDetailsUnion } from '../shared/check-details.js';
 import { Bimi } from '../../mail-transport/bimi/types.js';
 import { Dane } from '../../mail-transport/dane/types.js';
-import { DnsRcode, mxHostFields } from '../../dns/shared/types.js';
-import { TlsRptCheck } from '../../mail/shared/types.js';
+import { DnsRcode } from '../../dns/shared/types.js';
+import { mxHostFields } from '../../dns/mx-lookup/types.js';
+import { TlsRptCheck } from '../../mail-transport/tls-rpt/types.js';
 import { MtaSts } from '../../mail-transport/mta-sts/types.js';
 import { SmtpStarttls } from '../../mail-transport/smtp-starttls/types.js';
 import { HealthCheckRef, HealthVerdictRef } from '../website-health-check/types.js';

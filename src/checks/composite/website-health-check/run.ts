@@ -44,12 +44,9 @@ import type { CheckContext } from '../../../loaders/context.js';
 import { scoreSecurityHeaders } from '../../tls-http/http-headers/security-headers.js';
 import { runHttpRating } from '../../tls-http/http-rating/run.js';
 import { runTlsRating } from '../../tls-http/tls-rating/run.js';
-import {
-  firstAddressPerFamily,
-  MAIN_HANDSHAKE_ALPN,
-  runPortChecker,
-  runSslChecker,
-} from '../../tls-http/shared/tls-run.js';
+import { firstAddressPerFamily, MAIN_HANDSHAKE_ALPN } from '../../tls-http/shared/main-handshake.js';
+import { runPortChecker } from '../../ip/port-checker/run.js';
+import { runSslChecker } from '../../tls-http/ssl-checker/run.js';
 import { isCloudflareChallenge } from './cloudflare.js';
 import { verdictOf, type HealthCheckStatus, type Verdict } from '../shared/verdict.js';
 import {

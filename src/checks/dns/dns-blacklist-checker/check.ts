@@ -1,7 +1,7 @@
 /** The dns-blacklist-checker check: the Query field dnsBlacklistChecker and GET /api/v1/dns-blacklist-checker. */
 import { parseDnsblHost, runDnsblCheck } from './run.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { DnsblCheck } from '../dns-propagation/types.js';
+import { DnsblCheck } from './types.js';
 
 defineCheck({
   field: 'dnsBlacklistChecker',

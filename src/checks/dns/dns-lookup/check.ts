@@ -1,8 +1,8 @@
 /** The dns-lookup check: the Query field dnsLookup and GET /api/v1/dns-lookup. */
-import { runDnsLookup } from '../shared/lookup-run.js';
+import { runDnsLookup } from './run.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { DnsLookup } from '../shared/types.js';
+import { DnsLookup } from './types.js';
 
 defineCheck({
   field: 'dnsLookup',

@@ -2,7 +2,7 @@
 import { runDnssecTest } from './run.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { DnssecTest } from '../dns-propagation/types.js';
+import { DnssecTest } from './types.js';
 
 defineCheck({
   field: 'dnssecTest',

@@ -1,8 +1,8 @@
 /** The mx-lookup check: the Query field mxLookup and GET /api/v1/mx-lookup. */
-import { runMxLookup } from '../shared/lookup-run.js';
+import { runMxLookup } from './run.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { MxLookup } from '../shared/types.js';
+import { MxLookup } from './types.js';
 
 defineCheck({
   field: 'mxLookup',

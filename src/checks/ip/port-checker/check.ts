@@ -1,8 +1,9 @@
 /** The port-checker check: the Query field portChecker and GET /api/v1/port-checker. */
-import { runPortChecker } from '../../tls-http/shared/tls-run.js';
+import { runPortChecker } from './run.js';
 import { parseHostOrIp } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { portArgument, PortChecker } from '../../tls-http/shared/tls-types.js';
+import { portArgument } from '../../tls-http/shared/tls-types.js';
+import { PortChecker } from './types.js';
 
 defineCheck({
   field: 'portChecker',

@@ -8,7 +8,8 @@
 import { NetdiagError } from '../../../errors.js';
 import { ProbeError } from '../../../probes/errors.js';
 import type { CheckContext } from '../../../loaders/context.js';
-import { runDmarcCheck, txtLookup } from '../../mail/shared/auth-run.js';
+import { txtLookup } from '../../mail/shared/record-lookup.js';
+import { runDmarcCheck } from '../../mail/dmarc-checker/run.js';
 import {
   bimiName,
   bimiVerdict,

@@ -10,7 +10,7 @@ import { recordsOfType, type DnsResponse, type TlsaData } from '../../../probes/
 import { ProbeError } from '../../../probes/errors.js';
 import { SMTP_DISABLED } from '../../../loaders/smtp.js';
 import type { CheckContext } from '../../../loaders/context.js';
-import { firstAddressPerFamily } from '../../tls-http/shared/tls-run.js';
+import { firstAddressPerFamily } from '../../tls-http/shared/main-handshake.js';
 import { daneVerdict, tlsaName, type DaneDnssec, type DaneResult } from './dane.js';
 import { unreachableText } from '../smtp-starttls/starttls.js';
 import { smtpOutcome } from '../smtp-starttls/run.js';

@@ -10,7 +10,7 @@ import { ProbeError } from '../../../probes/errors.js';
 import type { FetchResult } from '../../../probes/http/fetcher.js';
 import type { CheckContext } from '../../../loaders/context.js';
 import { mediaTypeOf } from '../../../probes/http/content-type.js';
-import { txtLookup } from '../../mail/shared/auth-run.js';
+import { txtLookup } from '../../mail/shared/record-lookup.js';
 import {
   isMtaStsRecord,
   mtaStsName,
@@ -21,7 +21,7 @@ import {
   type MtaStsResult,
 } from './mta-sts.js';
 import { canonicalName } from '../../../net/dns-name.js';
-import { askMx } from '../../dns/shared/lookup-run.js';
+import { askMx } from '../../dns/mx-lookup/run.js';
 
 /** The domain's MX hosts followed, by name and priority (a null MX, RFC 7505, is none), and how many more there are. */
 async function exchanges(ctx: CheckContext, domain: string): Promise<{ names: string[]; omitted: number }> {

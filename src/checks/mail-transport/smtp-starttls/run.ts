@@ -8,7 +8,7 @@ import { ProbeError } from '../../../probes/errors.js';
 import type { SmtpSessionResult } from '../../../probes/smtp/session.js';
 import type { HostOrIp } from '../../../validation.js';
 import type { CheckContext } from '../../../loaders/context.js';
-import { firstAddressPerFamily } from '../../tls-http/shared/tls-run.js';
+import { firstAddressPerFamily } from '../../tls-http/shared/main-handshake.js';
 import { starttlsResult, starttlsUnreachable, type SmtpStarttlsResult, type StarttlsTarget } from './starttls.js';
 
 /** mail-transport.md: smtp-starttls and dane talk to port 25 unless told otherwise. */

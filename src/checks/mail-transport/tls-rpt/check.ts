@@ -1,10 +1,10 @@
 /** The tls-rpt check: the Query field tlsRpt and GET /api/v1/tls-rpt. */
-import { runTlsRptCheck } from '../../mail/shared/auth-run.js';
+import { runTlsRptCheck } from './run.js';
 import { tlsRptName } from './tls-rpt.js';
 import { InputError } from '../../../errors.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { TlsRptCheck } from '../../mail/shared/types.js';
+import { TlsRptCheck } from './types.js';
 
 defineCheck({
   field: 'tlsRpt',

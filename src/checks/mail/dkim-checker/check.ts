@@ -1,9 +1,9 @@
 /** The dkim-checker check: the Query field dkimChecker and GET /api/v1/dkim-checker. */
-import { runDkimCheck } from '../shared/auth-run.js';
+import { runDkimCheck } from './run.js';
 import { InputError } from '../../../errors.js';
 import { parseHostname, parseSelector } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { DkimCheck } from '../shared/types.js';
+import { DkimCheck } from './types.js';
 
 defineCheck({
   field: 'dkimChecker',

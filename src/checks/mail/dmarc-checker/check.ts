@@ -1,9 +1,9 @@
 /** The dmarc-checker check: the Query field dmarcChecker and GET /api/v1/dmarc-checker. */
-import { runDmarcCheck } from '../shared/auth-run.js';
+import { runDmarcCheck } from './run.js';
 import { InputError } from '../../../errors.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { DmarcCheck } from '../shared/types.js';
+import { DmarcCheck } from './types.js';
 
 defineCheck({
   field: 'dmarcChecker',

@@ -1,8 +1,8 @@
 /** The spf-checker check: the Query field spfChecker and GET /api/v1/spf-checker. */
-import { runSpfCheck } from '../shared/auth-run.js';
+import { runSpfCheck } from './run.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { SpfCheck } from '../shared/types.js';
+import { SpfCheck } from './types.js';
 
 defineCheck({
   field: 'spfChecker',

@@ -1,7 +1,8 @@
 /** The abuse-contact-lookup check: the Query field abuseContactLookup and GET /api/v1/abuse-contact-lookup. */
-import { runAbuseContactLookup } from '../shared/run.js';
+import { runAbuseContactLookup } from './run.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { AbuseContact, parseDomain } from '../shared/types.js';
+import { parseDomain } from '../shared/types.js';
+import { AbuseContact } from './types.js';
 
 defineCheck({
   field: 'abuseContactLookup',

@@ -1,7 +1,8 @@
 /** The whois check: the Query field whois and GET /api/v1/whois. */
-import { runWhois } from '../shared/run.js';
+import { runWhois } from './run.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { Whois, parseDomain } from '../shared/types.js';
+import { parseDomain } from '../shared/types.js';
+import { Whois } from './types.js';
 
 defineCheck({
   field: 'whois',

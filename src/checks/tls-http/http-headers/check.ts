@@ -1,8 +1,8 @@
 /** The http-headers check: the Query field httpHeaders and GET /api/v1/http-headers. */
-import { runHttpHeaders } from '../shared/http-run.js';
+import { runHttpHeaders } from './run.js';
 import { parseUrl } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { HttpHeaders } from '../shared/http-types.js';
+import { HttpHeaders } from './types.js';
 
 defineCheck({
   field: 'httpHeaders',

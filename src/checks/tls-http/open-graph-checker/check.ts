@@ -1,8 +1,8 @@
 /** The open-graph-checker check: the Query field openGraphChecker and GET /api/v1/open-graph-checker. */
-import { runOpenGraphChecker } from '../shared/http-run.js';
+import { runOpenGraphChecker } from './run.js';
 import { parseUrl } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { OpenGraphChecker } from '../shared/http-types.js';
+import { OpenGraphChecker } from './types.js';
 
 defineCheck({
   field: 'openGraphChecker',

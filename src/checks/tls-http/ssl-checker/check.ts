@@ -1,8 +1,8 @@
 /** The ssl-checker check: the Query field sslChecker and GET /api/v1/ssl-checker. */
-import { runSslChecker } from '../shared/tls-run.js';
+import { runSslChecker } from './run.js';
 import { parseTlsTarget } from '../shared/tls-target.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { SslChecker } from '../shared/tls-types.js';
+import { SslChecker } from './types.js';
 
 defineCheck({
   field: 'sslChecker',

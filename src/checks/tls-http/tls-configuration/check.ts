@@ -1,8 +1,8 @@
 /** The tls-configuration check: the Query field tlsConfiguration and GET /api/v1/tls-configuration. */
-import { runTlsConfiguration } from '../shared/tls-run.js';
+import { runTlsConfiguration } from './run.js';
 import { parseTlsTarget } from '../shared/tls-target.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
-import { TlsConfiguration } from '../shared/tls-types.js';
+import { TlsConfiguration } from './types.js';
 
 defineCheck({
   field: 'tlsConfiguration',

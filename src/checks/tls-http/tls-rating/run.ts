@@ -44,7 +44,7 @@ import { mozillaGuidelines } from './mozilla-guidelines.js';
 import { MISSING_ISSUER, observedCertificate, trustedThroughAia } from './rating-certificate.js';
 import { createRatingBudget, SKIPPED, type RatingBudget, type Skipped } from './rating-budget.js';
 import { hstsMaxAge, tlsRatingData, type RatedProtocolResult, type TlsRatingData } from './rating.js';
-import { firstAddressPerFamily } from '../shared/tls-run.js';
+import { firstAddressPerFamily } from '../shared/main-handshake.js';
 
 /** docs/contract/grades.md "The grade (the contract)", the bounds after it: the whole rating within 30 s. */
 export const RATING_DEADLINE_MS = 30_000;

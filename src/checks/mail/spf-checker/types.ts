@@ -1,11 +1,7 @@
-/** spf-checker, dkim-checker and dmarc-checker: object types (the checks themselves are in ../definitions/). */
-import type { SpfCheckerResult, SpfLookupNode } from './auth-run.js';
-import type { DkimCheckResult } from '../dkim-checker/dkim.js';
-import type { DmarcCheckResult } from '../dmarc-checker/dmarc.js';
-import type { TlsRptCheckResult } from '../../mail-transport/tls-rpt/tls-rpt.js';
-import type { SpfTerm } from '../spf-checker/syntax.js';
+/** spf-checker: its object types; the check is ./check.ts. */
+import type { SpfCheckerResult, SpfLookupNode } from './run.js';
+import type { SpfTerm } from './syntax.js';
 import { builder } from '../../../graphql/builder.js';
-
 /* --------------------------------------------------------------------- SPF */
 
 export const SpfEvaluation = builder.enumType('SpfEvaluation', {
@@ -128,99 +124,5 @@ export const SpfCheck = builder.objectRef<SpfCheckerResult>('SpfCheck').implemen
     truncated: t.exposeBoolean('truncated', {
       description: 'The walk stopped early (query budget 30, nesting 10): the counts are lower bounds.',
     }),
-  }),
-});
-/* -------------------------------------------------------------------- DKIM */
-
-export const DkimCheck = builder.objectRef<DkimCheckResult>('DkimCheck').implement({
-  fields: (t) => ({
-    domain: t.exposeString('domain'),
-    selector: t.exposeString('selector'),
-    found: t.exposeBoolean('found', {
-      description:
-        'A DKIM key record is at `name`: a tag list with p= and, if it has v=, v=DKIM1 first (RFC 6376 §3.6.1). Other TXT records there do not count.',
-    }),
-    record: t.exposeString('record', { nullable: true }),
-    keyType: t.exposeString('keyType', { nullable: true, description: 'k=, "rsa" when absent.' }),
-    hasPublicKey: t.exposeBoolean('hasPublicKey', {
-      description: 'p= is not empty. An empty p= means the key was revoked (`revoked`).',
-    }),
-    name: t.exposeString('name', { description: 'The name asked: <selector>._domainkey.<domain>.' }),
-    revoked: t.exposeBoolean('revoked'),
-    keyBits: t.exposeInt('keyBits', {
-      nullable: true,
-      description: 'RSA modulus length; null for other key types or a key that does not decode.',
-    }),
-    testing: t.exposeBoolean('testing', { description: 't=y: the domain is testing DKIM.' }),
-    tags: t.field({ type: 'JSON', description: 'Tag name → value, as published.', resolve: (r) => r.tags }),
-    errors: t.exposeStringList('errors'),
-    warnings: t.exposeStringList('warnings'),
-  }),
-});
-/* ------------------------------------------------------------------- DMARC */
-
-export const DmarcPolicy = builder.enumType('DmarcPolicy', {
-  description: 'A DMARC policy (RFC 7489 §6.3): none (monitor only), quarantine, reject.',
-  values: ['none', 'quarantine', 'reject'] as const,
-});
-
-export const DmarcCheck = builder.objectRef<DmarcCheckResult>('DmarcCheck').implement({
-  fields: (t) => ({
-    domain: t.exposeString('domain'),
-    found: t.exposeBoolean('found', {
-      description: 'Exactly one DMARC record (starting with v=DMARC1) applies to the domain.',
-    }),
-    record: t.exposeString('record', { description: 'The record that applies; "" when none.' }),
-    tags: t.field({
-      type: 'JSON',
-      description: 'Tag name (lower case) → value, as published (RFC 7489 §6.3).',
-      resolve: (r) => r.tags,
-    }),
-    queriedName: t.exposeString('queriedName', { description: 'The name whose record applies (or was asked last).' }),
-    orgDomain: t.exposeString('orgDomain', {
-      nullable: true,
-      description: 'The organisational domain (RFC 7489 §3.2: public suffix plus one label).',
-    }),
-    inherited: t.exposeBoolean('inherited', {
-      description:
-        "The domain has no record of its own and the organisational domain's record applies (RFC 7489 §6.6.3).",
-    }),
-    multiple: t.exposeBoolean('multiple', {
-      description: 'Several DMARC records at one name: none applies (RFC 7489 §6.6.3).',
-    }),
-    policy: t.field({
-      type: DmarcPolicy,
-      nullable: true,
-      description: 'p=, null when missing or invalid.',
-      resolve: (r) => r.policy,
-    }),
-    effectivePolicy: t.field({
-      type: DmarcPolicy,
-      nullable: true,
-      description:
-        'The policy for mail from this domain: sp= (else p=) when inherited, p= otherwise; none for a record valid only through its rua= (RFC 7489 §6.6.3).',
-      resolve: (r) => r.effectivePolicy,
-    }),
-    valid: t.exposeBoolean('valid'),
-    errors: t.exposeStringList('errors'),
-    warnings: t.exposeStringList('warnings'),
-  }),
-});
-/* ----------------------------------------------------------------- TLS-RPT */
-
-export const TlsRptCheck = builder.objectRef<TlsRptCheckResult>('TlsRptCheck').implement({
-  description: 'SMTP TLS Reporting (RFC 8460): where sending MTAs report TLS failures with the MX hosts.',
-  fields: (t) => ({
-    domain: t.exposeString('domain'),
-    found: t.exposeBoolean('found', {
-      description: 'A TXT record beginning with v=TLSRPTv1 exists at _smtp._tls.<domain>.',
-    }),
-    record: t.exposeString('record', { description: 'The record that applies; "" when none (no record, or several).' }),
-    multiple: t.exposeBoolean('multiple', {
-      description: 'Several TLS-RPT records: none applies (RFC 8460 §3).',
-    }),
-    rua: t.exposeStringList('rua', { description: 'The rua= URIs (mailto: or https:) as written.' }),
-    valid: t.exposeBoolean('valid', { description: 'Exactly one record, with a rua= and nothing invalid.' }),
-    errors: t.exposeStringList('errors'),
   }),
 });
