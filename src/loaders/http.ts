@@ -39,7 +39,7 @@ export interface DocumentFetchOptions {
 }
 
 export interface HttpFetchQuestion {
-  /** an http or https URL (the validation module's parseUrl output) */
+  /** the caller's http or https URL (the validation module's parseUrl output), or one derived from it */
   readonly url: URL;
   readonly readBody: FetchBodyMode;
 }
@@ -105,6 +105,7 @@ export function createHttpLoaders(deps: HttpLoaderDependencies): HttpLoaders {
 
 function fetchOnce(question: HttpFetchQuestion, deps: HttpLoaderDependencies): Promise<FetchResult> {
   return fetchWith(deps, question.url, {
+    urlFrom: 'caller',
     maxRedirects: deps.http.maxRedirects,
     maxBodyBytes: deps.http.maxBodyBytes,
     readBody: question.readBody === false ? false : 'html',
@@ -115,6 +116,7 @@ function fetchOnce(question: HttpFetchQuestion, deps: HttpLoaderDependencies): P
 
 function preflightOnce(question: { url: URL; origin: string }, deps: HttpLoaderDependencies): Promise<FetchResult> {
   return fetchWith(deps, question.url, {
+    urlFrom: 'caller',
     maxRedirects: deps.http.maxRedirects,
     maxBodyBytes: deps.http.maxBodyBytes,
     readBody: false,
@@ -125,6 +127,8 @@ function preflightOnce(question: { url: URL; origin: string }, deps: HttpLoaderD
 
 function fetchDocumentOnce(question: { url: URL; maxBytes: number }, deps: HttpLoaderDependencies) {
   return fetchWith(deps, question.url, {
+    // a policy, a logo or an issuer is fetched from a URL an answer gave (a record, a certificate)
+    urlFrom: 'upstream',
     maxRedirects: 0,
     maxBodyBytes: question.maxBytes,
     readBody: 'any',
@@ -139,7 +143,14 @@ function fetchWith(
   url: URL,
   options: Pick<
     FetchOptions,
-    'maxRedirects' | 'maxBodyBytes' | 'readBody' | 'stopWhen' | 'acceptEncoding' | 'method' | 'requestHeaders'
+    | 'urlFrom'
+    | 'maxRedirects'
+    | 'maxBodyBytes'
+    | 'readBody'
+    | 'stopWhen'
+    | 'acceptEncoding'
+    | 'method'
+    | 'requestHeaders'
   >,
 ): Promise<FetchResult> {
   const { http, connections } = deps;

@@ -28,14 +28,23 @@ export interface CheckedTarget {
   addresses: ResolvedAddress[];
 }
 
+/**
+ * Where a target came from (decisions §1: only a refusal of what the caller gave, decided before the first
+ * packet, is given its price back): `caller`, the request's own argument; `upstream`, a name or URL read
+ * out of an answer (a certificate's caIssuers URL, a redirect's Location, a policy or record, a callback
+ * URL at delivery). Unmarked means upstream, so that a refusal nobody vouched for is charged, never free.
+ */
+export type TargetOrigin = 'caller' | 'upstream';
+
 export interface TargetGuard {
   /**
    * Resolves a hostname and checks EVERY address: one special-purpose address
    * that `targets.allow` does not exempt refuses the whole target
    * (TargetRefusedError). A name with no A or AAAA record is an InputError
    * naming `parameter`. Resolution errors (ProbeError) propagate unchanged.
+   * A refused address literal the caller gave (`origin` caller) is marked as decided before upstream.
    */
-  check(target: HostOrIp, signal?: AbortSignal, parameter?: string): Promise<CheckedTarget>;
+  check(target: HostOrIp, signal?: AbortSignal, parameter?: string, origin?: TargetOrigin): Promise<CheckedTarget>;
   /** Checks one address (a socket's remoteAddress after connect, or an IP literal); throws TargetRefusedError. */
   assertAllowed(address: string, targetForMessage: string): void;
 }
@@ -71,15 +80,16 @@ export function createTargetGuard(options: TargetGuardOptions): TargetGuard {
       admit(address, targetForMessage);
     },
 
-    async check(target, signal, parameter = 'target') {
+    async check(target, signal, parameter = 'target', origin = 'upstream') {
       if (target.kind === 'ip') {
-        // An address literal is refused before any packet (decisions §1: its price is given back, unless
-        // the caller met it after sending something, as the fetcher does at a redirect hop). A name is
-        // resolved first, so its refusal comes after a question upstream and is charged.
+        // An address literal is refused before any packet. Its price is given back only when the caller
+        // gave it (decisions §1): a literal read out of an upstream answer (a caIssuers URL, a redirect)
+        // was met after the check had sent something. A name is resolved first, so its refusal comes
+        // after a question upstream and is charged whoever gave it.
         try {
           return { input: target.ip, hostname: null, addresses: [admit(target.ip, target.ip)] };
         } catch (e) {
-          throw decidedBeforeUpstream(e);
+          throw origin === 'caller' ? decidedBeforeUpstream(e) : e;
         }
       }
       const { hostname } = target;

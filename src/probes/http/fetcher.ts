@@ -53,7 +53,7 @@ import { Deadline } from '../../deadline.js';
 import { decidedAfterUpstream } from '../../errors.js';
 import type { HostOrIp } from '../../validation.js';
 import { ProbeError } from '../errors.js';
-import type { TargetGuard } from '../guard.js';
+import type { TargetGuard, TargetOrigin } from '../guard.js';
 import { BodyCollector, type BodyEnd } from './body.js';
 import { openConnection, type FetchBound, type HopTls } from './connection.js';
 
@@ -62,6 +62,11 @@ export type { HopTls } from './connection.js';
 
 export interface FetchOptions {
   url: URL;
+  /**
+   * who gave `url` (guard.ts TargetOrigin): 'caller' only for the request's own argument, whose refused
+   * address literal is then given its price back; default 'upstream'. Redirect targets are always upstream.
+   */
+  urlFrom?: TargetOrigin;
   guard: TargetGuard;
   /** bound of the whole fetch, redirects included (config http.timeoutMs) */
   timeoutMs: number;
@@ -168,7 +173,8 @@ export async function fetchGuarded(opts: FetchOptions): Promise<FetchResult> {
       requested.push(requestKey(url));
       const redirectsLeft = opts.maxRedirects - hops.length;
       const hopUrl = url;
-      const exchange = await fetchHop(hopUrl, method, opts, bound, (statusCode, headers) => {
+      const origin: TargetOrigin = hops.length === 0 ? (opts.urlFrom ?? 'upstream') : 'upstream';
+      const exchange = await fetchHop(hopUrl, origin, method, opts, bound, (statusCode, headers) => {
         const decision = decideRedirect(hopUrl, statusCode, headers.location ?? null);
         const follows = decision.kind === 'follow' && redirectsLeft > 0;
         if (follows || opts.readBody === false) return false;
@@ -269,6 +275,7 @@ type WantsBody = (statusCode: number, headers: HeaderMap) => boolean;
 
 async function fetchHop(
   url: URL,
+  origin: TargetOrigin,
   method: 'GET' | 'OPTIONS' | 'POST',
   opts: FetchOptions,
   bound: HopBound,
@@ -277,7 +284,7 @@ async function fetchHop(
   const hopStarted = performance.now();
   const upstream = upstreamOf(url);
   const target = targetOf(url);
-  const checked = await bound.race(opts.guard.check(target, bound.signal, 'url'), upstream);
+  const checked = await bound.race(opts.guard.check(target, bound.signal, 'url', origin), upstream);
   const dnsMs = performance.now() - hopStarted;
   const connection = await openConnection({
     addresses: checked.addresses,

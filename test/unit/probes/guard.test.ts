@@ -132,6 +132,29 @@ describe('createTargetGuard: IP literals', () => {
   });
 });
 
+describe('createTargetGuard: the refund mark follows the origin of the target (decisions §1)', () => {
+  const guard = createTargetGuard({ allow: [], resolve: stubResolver({ 'inside.example': ['10.0.0.5'] }) });
+
+  it('marks a refused literal the caller gave as decided before upstream (its price is given back)', async () => {
+    const refused = await refusal(() => guard.check(parseHostOrIp('host', '127.0.0.1'), undefined, 'host', 'caller'));
+    expect(refused.beforeUpstream).toBe(true);
+  });
+
+  it('leaves a refused literal read out of an answer unmarked, and unmarked is the default', async () => {
+    const upstream = await refusal(() => guard.check(parseHostOrIp('url', '127.0.0.1'), undefined, 'url', 'upstream'));
+    expect(upstream.beforeUpstream).toBe(false);
+    const unsaid = await refusal(() => guard.check(parseHostOrIp('url', '10.0.0.1')));
+    expect(unsaid.beforeUpstream).toBe(false);
+  });
+
+  it('never marks a refused name, whoever gave it (a question went upstream)', async () => {
+    const refused = await refusal(() =>
+      guard.check(parseHostOrIp('host', 'inside.example'), undefined, 'host', 'caller'),
+    );
+    expect(refused.beforeUpstream).toBe(false);
+  });
+});
+
 describe('createTargetGuard: hostnames', () => {
   it('resolves once, passes the signal on, and returns every checked address', async () => {
     const resolve = stubResolver(ZONE);

@@ -22,7 +22,7 @@ import {
 } from './result.js';
 
 export async function runPingCheck(ctx: CheckContext, host: HostOrIp): Promise<PingData> {
-  const checked = await ctx.guard.check(host, ctx.signal, 'host');
+  const checked = await ctx.guard.check(host, ctx.signal, 'host', 'caller');
   const address = addressToPing(checked.addresses);
   const [statistics, reverse] = await Promise.all([
     ctx.ping({ ip: address.address, target: checked.input }),

@@ -20,7 +20,7 @@ export async function runPortChecker(
   input: { host: HostOrIp; port: number },
 ): Promise<PortCheckerResult> {
   const { host, port } = input;
-  const checked = await ctx.guard.check(host, ctx.signal, 'host');
+  const checked = await ctx.guard.check(host, ctx.signal, 'host', 'caller');
   const ip = preferredAddress(checked.addresses);
   const outcome = await ctx.tcpProbe({ ip, port, target: checked.input });
   return { ...portCheckerData(checked.input, port, outcome), ip, reason: outcome.error };

@@ -29,7 +29,7 @@ export async function smtpOutcome(
   port: number,
 ): Promise<{ target: StarttlsTarget; outcome: SmtpOutcome }> {
   const name = host.kind === 'ip' ? host.ip : host.hostname;
-  const checked = await ctx.guard.check(host, ctx.signal, 'host');
+  const checked = await ctx.guard.check(host, ctx.signal, 'host', 'caller');
   const ip = firstAddressPerFamily(checked.addresses)[0]?.address;
   if (ip === undefined) throw new RangeError('the target guard returned no address');
   const target: StarttlsTarget = { host: name, certificateName: name, ip, port };

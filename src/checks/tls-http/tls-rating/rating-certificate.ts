@@ -5,6 +5,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import type { CheckContext } from '../../../loaders/context.js';
+import { NetdiagError } from '../../../errors.js';
 import { ProbeError } from '../../../probes/errors.js';
 import type { TlsHandshakeResult } from '../../../probes/tls/prober.js';
 import { hostnameVerdict, sslStatus } from '../shared/certificate.js';
@@ -57,8 +58,11 @@ export async function trustedThroughAia(ctx: CheckContext, sent: readonly Buffer
     const url = caIssuersUrls(chain[chain.length - 1]!)[0];
     if (url === undefined) return false;
     fetches++;
+    // An issuer that cannot be had — no answer, a name without addresses, an address the target rules
+    // refuse — leaves the chain incomplete (grades.md step 1: without a usable AIA URL it is T), never
+    // the rating's failure; only the request ending (or a bug) is passed on.
     const response = await ctx.fetchDocument(url, { maxBytes: AIA_MAX_BYTES }).catch((error: unknown) => {
-      if (error instanceof ProbeError && error.kind !== 'ABORTED') return null;
+      if (error instanceof NetdiagError && !(error instanceof ProbeError && error.kind === 'ABORTED')) return null;
       throw error;
     });
     const issuer = response?.body && response.final.statusCode === 200 ? certificateFromBody(response.body) : null;

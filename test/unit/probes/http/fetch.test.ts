@@ -306,6 +306,26 @@ describe('fetchGuarded: redirects', () => {
     expect(refusedLab.connectionCount()).toBe(0);
   });
 
+  it("marks a refused first URL as given back only when the caller gave it; a redirect's never", async () => {
+    const guard = createTargetGuard({
+      allow: ['127.0.0.1/32'],
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    const literal = refusedLab.url('/ok');
+    const fromCaller = await rejection(fetchGuarded(options(literal, guard, { urlFrom: 'caller' })));
+    expect(fromCaller).toMatchObject({ code: 'TARGET_REFUSED', beforeUpstream: true });
+    // a caIssuers URL, a BIMI logo: read out of an answer (the default)
+    const fromUpstream = await rejection(fetchGuarded(options(literal, guard)));
+    expect(fromUpstream).toMatchObject({ code: 'TARGET_REFUSED', beforeUpstream: false });
+    const redirected = await rejection(
+      fetchGuarded(
+        options(lab.url(`/redirect?to=${encodeURIComponent(literal)}`, 'site.lab.test'), guard, { urlFrom: 'caller' }),
+      ),
+    );
+    expect(redirected).toMatchObject({ code: 'TARGET_REFUSED', beforeUpstream: false });
+    expect(refusedLab.connectionCount()).toBe(0);
+  });
+
   it('does not follow a Location that is not http(s)', async () => {
     const { guard } = stubGuard();
     const result = await fetchGuarded(options(lab.url('/to-ftp', 'site.lab.test'), guard));
