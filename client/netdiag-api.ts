@@ -648,7 +648,7 @@ export interface paths {
         };
         /**
          * website-health-check (3 credits)
-         * @description DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, TLS rating and HTTP security rating of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' questions (one fetch, one handshake, one TLS rating): in one GraphQL operation with tlsRating or httpRating of the same site, the site is rated once. The ratings' details are tls-rating's and http-rating's data. A part that fails is that check's error; a refused target is a 400.
+         * @description DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, TLS rating and HTTP security rating of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' questions (one fetch, one handshake, one TLS rating): in one GraphQL operation with tlsRating or httpRating of the same site, the site is rated once. The details of tls-rating and http-rating are those checks' data. A part that fails is that check's error; a refused target is a 400.
          *
          *     Costs 3 credits. GraphQL field: `websiteHealthCheck`.
          */

@@ -4,6 +4,7 @@ import { MAIL_PART_BOUND_MS } from './rules.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { MailHealthCheckRef } from './types.js';
+import { mailParts } from './parts.js';
 
 defineCheck({
   field: 'mailhealthCheck',
@@ -19,4 +20,6 @@ defineCheck({
   parse: (args: { domain: string }) => parseHostname('domain', args.domain),
   // not runMailHealth itself: its third parameter is its options, not the request context
   run: (checks, domain) => runMailHealth(checks, domain),
+  // REST answers a joined part's data as its details (./parts.ts)
+  flatten: () => mailParts.flattenMarks(),
 });

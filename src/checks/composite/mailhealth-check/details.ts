@@ -5,29 +5,12 @@
  * details are a single check's data, reports a PartNotTested instead.
  */
 import type { MxHost } from '../../dns/mx-lookup/run.js';
-import type { BimiResult } from '../../mail-transport/bimi/bimi.js';
-import type { DaneResult } from '../../mail-transport/dane/dane.js';
-import type { MtaStsResult } from '../../mail-transport/mta-sts/mta-sts.js';
-import type { SmtpStarttlsResult } from '../../mail-transport/smtp-starttls/starttls.js';
-import type { TlsRptCheckResult } from '../../mail-transport/tls-rpt/tls-rpt.js';
 
 /**
- * api-v1.md's five, then the mail transport parts of mail-transport.md. The transport parts' details
- * are the single checks' data, or a PartNotTested saying why there is none (api-v1.md: `details` is an
- * object); starttls and dane have one check per MX host.
+ * api-v1.md's five; the mail transport parts of mail-transport.md (mta-sts, tls-rpt, starttls, dane,
+ * bimi) join from their checks' folders (./parts.ts).
  */
-export const MAIL_CHECK_IDS = [
-  'mx',
-  'spf',
-  'dmarc',
-  'dkim',
-  'blacklist',
-  'mta-sts',
-  'tls-rpt',
-  'starttls',
-  'dane',
-  'bimi',
-] as const;
+export const MAIL_CHECK_IDS = ['mx', 'spf', 'dmarc', 'dkim', 'blacklist'] as const;
 export type MailCheckId = (typeof MAIL_CHECK_IDS)[number];
 
 export const MAIL_CHECK_LABELS: Readonly<Record<MailCheckId, string>> = {
@@ -36,11 +19,6 @@ export const MAIL_CHECK_LABELS: Readonly<Record<MailCheckId, string>> = {
   dmarc: 'DMARC policy',
   dkim: 'DKIM keys',
   blacklist: 'Blacklists',
-  'mta-sts': 'MTA-STS policy',
-  'tls-rpt': 'TLS reporting',
-  starttls: 'STARTTLS',
-  dane: 'DANE',
-  bimi: 'BIMI logo',
 };
 
 export interface MxDetails {
@@ -133,35 +111,11 @@ export interface BlacklistDetails {
 }
 
 /*
- * The transport parts' details hold their single check's data under the check's name (GraphQL: one
- * selection over the union may not ask for a name that two members type differently), null when the part
- * or the host could not be tested. REST answers that data as the details themselves (`@flatten` in the REST document).
+ * The parts that are single checks (./parts.ts) hold their check's data under the check's name (GraphQL: one
+ * selection over the union may not ask for a name that two members type differently), or a PartNotTested
+ * when the part or the host could not be tested. REST answers that data as the details themselves
+ * (`@flatten` in the REST document).
  */
-
-export interface MtaStsDetails {
-  /** mta-sts's data */
-  mtaSts: MtaStsResult;
-}
-
-export interface BimiDetails {
-  /** bimi's data (selector "default") */
-  bimi: BimiResult;
-}
-
-export interface TlsRptDetails {
-  /** tls-rpt's data */
-  tlsRpt: TlsRptCheckResult;
-}
-
-export interface StarttlsDetails {
-  /** smtp-starttls's data for the check's MX host (its first address) */
-  starttls: SmtpStarttlsResult;
-}
-
-export interface DaneDetails {
-  /** dane's data for the check's MX host (port 25) */
-  dane: DaneResult;
-}
 
 /** Why a transport part has no single check's data. */
 export type NotTestedReason =
@@ -203,11 +157,6 @@ export interface MailDetailsById {
   dmarc: DmarcDetails;
   dkim: DkimDetails;
   blacklist: BlacklistDetails;
-  'mta-sts': MtaStsDetails | PartNotTested;
-  'tls-rpt': TlsRptDetails | PartNotTested;
-  starttls: StarttlsDetails | PartNotTested;
-  dane: DaneDetails | PartNotTested;
-  bimi: BimiDetails | PartNotTested;
 }
 
 /** The details of a check that could not run: the same keys, nothing found. */
@@ -234,11 +183,6 @@ export function mailDetailsNotMeasured<K extends MailCheckId>(id: K): MailDetail
       omittedExchanges: null,
       omittedAddresses: null,
     },
-    'mta-sts': partNotTested('could-not-run'),
-    'tls-rpt': partNotTested('could-not-run'),
-    starttls: partNotTested('could-not-run'),
-    dane: partNotTested('could-not-run'),
-    bimi: partNotTested('could-not-run'),
   };
   return empty[id];
 }

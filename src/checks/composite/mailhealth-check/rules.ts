@@ -55,7 +55,12 @@ export const BLACKLIST_LISTINGS_CRITICAL = 1;
 
 /** A check that could not run (decisions §4 `error`): the reason, and what to do. */
 export function mailNotRunFinding<K extends MailCheckId>(id: K, reason: string): Finding<MailDetailsById[K]> {
-  return couldNotRun(reason, mailDetailsNotMeasured(id), "check that the domain's name servers answer");
+  return mailCouldNotRun(reason, mailDetailsNotMeasured(id));
+}
+
+/** A part that could not run, with the details it has then (a joined part's: PartNotTested). */
+export function mailCouldNotRun<D>(reason: string, details: D): Finding<D> {
+  return couldNotRun(reason, details, "check that the domain's name servers answer");
 }
 
 /* ------------------------------------------------------------------ mx */

@@ -32,25 +32,28 @@ import { runDnsblCheck } from '../../dns/dns-blacklist-checker/run.js';
 import { askMx, runMxLookup } from '../../dns/mx-lookup/run.js';
 import { followedAddresses } from '../../dns/shared/mx-exchanges.js';
 import { txtLookup } from '../../mail/shared/record-lookup.js';
-import { runTlsRptCheck } from '../../mail-transport/tls-rpt/run.js';
 import { runDmarcCheck } from '../../mail/dmarc-checker/run.js';
 import { runDkimCheck } from '../../mail/dkim-checker/run.js';
 import { runSpfCheck } from '../../mail/spf-checker/run.js';
 import { inferProviders } from '../../dns/shared/mail-providers.js';
 import { parseSpfRecord, selectSpfRecords, spfIncludeTargets } from '../../mail/spf-checker/syntax.js';
 import {
+  isPartNotTested,
   MAIL_CHECK_IDS,
   MAIL_CHECK_LABELS,
+  mailDetailsNotMeasured,
+  partNotTested,
   type BlacklistSkip,
   type MailCheckId,
   type MailDetailsById,
+  type PartNotTested,
 } from './details.js';
 import {
   blacklistFinding,
   dkimFinding,
   dmarcFinding,
   MAIL_PART_BOUND_MS,
-  mailNotRunFinding,
+  mailCouldNotRun,
   mxFinding,
   specialPurpose,
   spfFinding,
@@ -59,26 +62,15 @@ import {
   type DkimFacts,
   type DkimSelectorOutcome,
 } from './rules.js';
-import { daneFacts, starttlsFacts } from './transport-run.js';
-import {
-  bimiFinding,
-  daneFindings,
-  mtaStsFinding,
-  starttlsFindings,
-  tlsRptFinding,
-  type HostFacts,
-  type HostFinding,
-  type MxContext,
-} from './transport-rules.js';
-import { runBimiCheck } from '../../mail-transport/bimi/run.js';
-import { runMtaStsCheck } from '../../mail-transport/mta-sts/run.js';
-import type { DaneResult } from '../../mail-transport/dane/dane.js';
+import type { HostFinding, MxContext } from './transport-rules.js';
+import { mailParts, type MailDomain, type MxNames } from './parts.js';
 import { verdictOf, type HealthCheckStatus, type Verdict } from '../shared/verdict.js';
 import { canonicalName } from '../../../net/dns-name.js';
 import { settleWithin, type Finding } from '../shared/finding.js';
 
 export interface MailHealthCheck<K extends MailCheckId = MailCheckId> {
-  id: K;
+  /** one of the composite's own ids, or a joined part's */
+  id: K | (string & {});
   /** the MX host a per-host part's check is about (starttls, dane); null for the domain's checks */
   host: string | null;
   label: string;
@@ -86,28 +78,20 @@ export interface MailHealthCheck<K extends MailCheckId = MailCheckId> {
   summary: string;
   /** why the check could not run (status `error`); null otherwise */
   error: string | null;
-  details: MailDetailsById[K];
+  /** an own check's details, a joined part's data under its field, or a PartNotTested */
+  details: MailDetailsById[K] | Record<string, unknown> | PartNotTested;
 }
 
 export interface MailHealthResult {
   domain: string;
   verdict: Verdict;
-  /** in MAIL_CHECK_IDS order (api-v1.md's, then mail-transport.md's); starttls and dane once per MX host, by priority */
+  /** in MAIL_CHECK_IDS order (api-v1.md's), then the joined parts' (mail-transport.md's); starttls and dane once per MX host, by priority */
   checks: MailHealthCheck[];
 }
 
 export interface MailHealthOptions {
   /** how long each part may run, from the start (default MAIL_PART_BOUND_MS) */
   partBoundMs?: number;
-}
-
-/** The domain's MX answer as the parts need it: the names of the exchanges followed, and whether it is a null MX. */
-interface MxNames {
-  exchanges: string[];
-  /** exchanges beyond those followed */
-  omittedExchanges: number;
-  nullMx: boolean;
-  rcode: 'NOERROR' | 'NXDOMAIN';
 }
 
 export async function runMailHealth(
@@ -126,13 +110,9 @@ export async function runMailHealth(
   const rootSpf = rootSpfIncludes(ctx, domain);
 
   const spf = runSpfCheck(ctx, domain);
-  // the transport parts test the MX hosts; one SMTP session per host serves starttls and dane
-  const starttls = mxNames.then((m) => starttlsFacts(ctx, m.exchanges));
-  const dane = mxNames.then((m) => daneFacts(ctx, m.exchanges));
-  const mtaSts = runMtaStsCheck(ctx, domain);
 
-  // each part's findings: one about the domain, or (starttls, dane) one per MX host
-  const parts: { [K in MailCheckId]: Promise<HostFinding<MailDetailsById[K]>[]> } = {
+  // each own part's findings, about the domain
+  const own: { [K in MailCheckId]: Promise<HostFinding<MailDetailsById[K]>[]> } = {
     mx: runMxLookup(ctx, domain).then((mx) => aboutTheDomain(mxFinding(mx, ctx.config.targets.allow))),
     spf: Promise.all([spf, nullMx]).then(([result, isNull]) => aboutTheDomain(spfFinding(result, isNull))),
     dmarc: Promise.all([runDmarcCheck(ctx, domain), nullMx]).then(([result, isNull]) =>
@@ -140,19 +120,36 @@ export async function runMailHealth(
     ),
     dkim: dkimFacts(ctx, domain, mxNames, rootSpf, nullMx).then((facts) => aboutTheDomain(dkimFinding(facts))),
     blacklist: blacklistFacts(ctx, domain, mxNames).then((facts) => aboutTheDomain(blacklistFinding(facts))),
-    'mta-sts': mtaSts.then((result) => aboutTheDomain(mtaStsFinding(result))),
-    // whether MTA-STS or DANE is in use is unknown when their part failed: then it reads as not in use
-    'tls-rpt': Promise.all([runTlsRptCheck(ctx, domain), mtaSts.catch(() => null), dane.catch(() => null)]).then(
-      ([tlsRpt, sts, daneHosts]) =>
-        aboutTheDomain(tlsRptFinding(tlsRpt, { mtaSts: sts?.found ?? false, dane: usesDane(daneHosts) })),
-    ),
-    starttls: Promise.all([mxNames, starttls]).then(([mx, hosts]) => starttlsFindings(hosts, mxContext(ctx, mx))),
-    dane: Promise.all([mxNames, dane]).then(([mx, hosts]) => daneFindings(hosts, mxContext(ctx, mx))),
-    bimi: runBimiCheck(ctx, domain, 'default').then((result) => aboutTheDomain(bimiFinding(result))),
   };
 
+  // the parts that are single checks (./parts.ts): each gathers its facts (one SMTP session per host serves
+  // starttls and dane through the loaders), which another may read (tls-rpt: whether MTA-STS or DANE is used)
+  const facts = new Map<string, Promise<unknown>>();
+  const mail: MailDomain = {
+    checks: ctx,
+    domain,
+    mx: mxNames,
+    mxContext: (mx) => mxContext(ctx, mx),
+    factsOf: (id) => facts.get(id) ?? Promise.reject(new RangeError(`mailhealth-check: no part ${id}`)),
+  };
+  for (const part of mailParts.joined) {
+    const gathered = part.spec.facts(mail);
+    // a failure is settled with the part's findings; until then (or when no part reads it) it is not unhandled
+    gathered.catch(() => undefined);
+    facts.set(part.spec.id, gathered);
+  }
+
   const failures: NetdiagError[] = [];
-  const settled = await Promise.all(MAIL_CHECK_IDS.map((id) => settle(id, parts[id], bound, failures)));
+  const settled = await Promise.all([
+    ...MAIL_CHECK_IDS.map((id) =>
+      settle({ id, label: MAIL_CHECK_LABELS[id] }, own[id], bound, failures, () => mailDetailsNotMeasured(id)),
+    ),
+    ...mailParts.joined.map((part) => {
+      const findings = facts.get(part.spec.id)!.then((f) => part.spec.findings(f, mail));
+      const wrap = (details: unknown) => (isPartNotTested(details) ? details : { [part.field]: details });
+      return settle(part.spec, findings, bound, failures, () => partNotTested('could-not-run'), wrap);
+    }),
+  ]);
   const checks: MailHealthCheck[] = settled.flat();
   // Not one part could run (the resolver is down, say): that is a check that could not be done
   // (decisions §2: 502/504 with the upstream's reason), not a verdict about the domain.
@@ -164,37 +161,36 @@ function mxContext(ctx: CheckContext, mx: MxNames): MxContext {
   return { nullMx: mx.nullMx, hostCount: mx.exchanges.length, smtpProbes: ctx.config.smtp.enabled };
 }
 
-/** DANE is in use when a tested MX host has secure TLSA records. */
-function usesDane(hosts: readonly HostFacts<DaneResult>[] | null): boolean {
-  return hosts?.some((h) => 'result' in h && h.result.tlsa.length > 0 && h.result.dnssec === 'secure') ?? false;
-}
-
 function aboutTheDomain<D>(finding: Finding<D>): HostFinding<D>[] {
   return [{ host: null, ...finding }];
 }
 
 /**
  * One part's findings as checks, a per-host part's labelled with the host; the part's failure or its
- * running past the bound is one `error` check.
+ * running past the bound is one `error` check with `notRun` details. `wrap` shapes a finding's details
+ * (a joined part's data under its field).
  */
-async function settle<K extends MailCheckId>(
-  id: K,
-  part: Promise<HostFinding<MailDetailsById[K]>[]>,
+async function settle(
+  part: { id: string; label: string },
+  findings: Promise<HostFinding<unknown>[]>,
   bound: PartBound,
   failures: NetdiagError[],
-): Promise<MailHealthCheck<K>[]> {
-  const findings = await settleWithin(bound, part, (e) => {
+  notRun: () => unknown,
+  wrap: (details: unknown) => unknown = (details) => details,
+): Promise<MailHealthCheck[]> {
+  const { id, label } = part;
+  const settled = await settleWithin(bound, findings, (e): HostFinding<unknown>[] => {
     failures.push(e);
-    return aboutTheDomain(mailNotRunFinding(id, e.message));
+    return aboutTheDomain(mailCouldNotRun(e.message, notRun()));
   });
-  return findings.map((finding) => ({
+  return settled.map((finding) => ({
     id,
     host: finding.host,
-    label: finding.host === null ? MAIL_CHECK_LABELS[id] : `${MAIL_CHECK_LABELS[id]} on ${finding.host}`,
+    label: finding.host === null ? label : `${label} on ${finding.host}`,
     status: finding.status,
     summary: finding.summary,
     error: finding.error ?? null,
-    details: finding.details,
+    details: wrap(finding.details) as MailHealthCheck['details'],
   }));
 }
 

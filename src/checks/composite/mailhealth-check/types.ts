@@ -1,6 +1,7 @@
 /**
- * mailhealth-check: its checks' details, typed per check id through a union, on the shared
- * HealthCheck / HealthVerdict types of health.ts; the check is ./check.ts.
+ * mailhealth-check: its object types, its own checks' details typed per check id through a union, which
+ * the parts that are single checks join (./parts.ts), on the shared HealthCheck / HealthVerdict types of
+ * ../shared/health-types.ts; the check is ./check.ts.
  */
 import type {
   BlacklistDetails,
@@ -8,18 +9,13 @@ import type {
   BlacklistSkip,
   DkimDetails,
   DkimSelectorFailure,
-  BimiDetails,
-  DaneDetails,
   DmarcDetails,
   MailCheckId,
-  MtaStsDetails,
-  StarttlsDetails,
-  TlsRptDetails,
   MxDetails,
   PartNotTested,
   SpfDetails,
 } from './details.js';
-import { isPartNotTested } from './details.js';
+import { isPartNotTested, MAIL_CHECK_IDS } from './details.js';
 import type { MailHealthCheck, MailHealthResult } from './run.js';
 import { BLACKLIST_LISTINGS_CRITICAL, SPF_LOOKUPS_NEAR_LIMIT } from './rules.js';
 import type { MxHost } from '../../dns/mx-lookup/run.js';
@@ -29,15 +25,13 @@ import {
   MX_MAX_EXCHANGES,
 } from '../../../loaders/fan-out-limits.js';
 import { builder } from '../../../graphql/builder.js';
-import { checkDetailsUnion } from '../shared/check-details.js';
-import { Bimi } from '../../mail-transport/bimi/types.js';
-import { Dane } from '../../mail-transport/dane/types.js';
+import { checkDetailsUnion, tagDetails } from '../shared/check-details.js';
+import { whenAllDeclared } from '../../../graphql/check-declaration.js';
+import { listInProse } from '../shared/verdict.js';
+import { mailParts } from './parts.js';
 import { DnsRcode } from '../../dns/shared/types.js';
 import { mxHostFields } from '../../dns/mx-lookup/types.js';
-import { TlsRptCheck } from '../../mail-transport/tls-rpt/types.js';
-import { MtaSts } from '../../mail-transport/mta-sts/types.js';
-import { SmtpStarttls } from '../../mail-transport/smtp-starttls/types.js';
-import { HealthCheckRef, HealthVerdictRef } from '../website-health-check/types.js';
+import { HealthCheckRef, HealthVerdictRef } from '../shared/health-types.js';
 
 export const MailMxHost = builder.objectRef<MxHost>('MailMxHost').implement({
   description: 'An MX host as mx-lookup reports it.',
@@ -203,75 +197,7 @@ export const MailBlacklistDetails = builder.objectRef<BlacklistDetails>('MailBla
   }),
 });
 
-export const MailMtaStsDetails = builder.objectRef<MtaStsDetails>('MailMtaStsDetails').implement({
-  description:
-    'mta-sts — warning: a policy that cannot be used (invalid: several records, a failed fetch, a bad certificate, a syntax error, an MX host not matched under enforce); info: no policy, mode none or testing; ok: enforce.',
-  fields: (t) => ({
-    mtaSts: t.field({ type: MtaSts, description: "mta-sts's data.", resolve: (d) => d.mtaSts }),
-  }),
-});
-
-export const MailBimiDetails = builder.objectRef<BimiDetails>('MailBimiDetails').implement({
-  description:
-    'bimi (selector "default") — info: no record; warning: a record that cannot be used (bimi\'s errors say why); ok: valid.',
-  fields: (t) => ({
-    bimi: t.field({ type: Bimi, description: "bimi's data.", resolve: (d) => d.bimi }),
-  }),
-});
-
-export const MailTlsRptDetails = builder.objectRef<TlsRptDetails>('MailTlsRptDetails').implement({
-  description:
-    'tls-rpt — warning: a record that is not valid, or none while the domain uses MTA-STS or DANE (delivery failures go unreported, RFC 8460); info: no record; ok: a valid record.',
-  fields: (t) => ({
-    tlsRpt: t.field({ type: TlsRptCheck, description: "tls-rpt's data.", resolve: (d) => d.tlsRpt }),
-  }),
-});
-
-export const MailStarttlsDetails = builder.objectRef<StarttlsDetails>('MailStarttlsDetails').implement({
-  description:
-    `starttls — one check per MX host (MailCheck.host; its first address, the first ${MAIL_TRANSPORT_MAX_HOSTS} by priority), as smtp-starttls reports it. critical: no STARTTLS (mail to it travels in clear text); ` +
-    'warning: STARTTLS failing, or a certificate problem; error: the host could not be reached (port 25 may be blocked on the way out of this service), or not tested (refused by the target rules, no address); ' +
-    `info: a host beyond the first ${MAIL_TRANSPORT_MAX_HOSTS}, SMTP probes turned off (smtp.enabled), or no MX host at all (one check, host null); ok otherwise.`,
-  fields: (t) => ({
-    starttls: t.field({
-      type: SmtpStarttls,
-      description: "smtp-starttls's data for the check's MX host (a host not tested has MailPartNotTested details).",
-      resolve: (d) => d.starttls,
-    }),
-  }),
-});
-
-export const MailDaneDetails = builder.objectRef<DaneDetails>('MailDaneDetails').implement({
-  description:
-    `dane — one check per MX host (MailCheck.host; the first ${MAIL_TRANSPORT_MAX_HOSTS} by priority), as dane reports it on port 25, matched against the chain of starttls's session. critical: a TLSA mismatch or bogus TLSA records (DANE senders will not deliver); ` +
-    'warning: records unusable for SMTP, or no chain to match; error: the host could not be tested; info: no TLSA records, records not DNSSEC-signed (DANE not in use), a host beyond the first ones, or no MX host at all (one check, host null); ok: valid.',
-  fields: (t) => ({
-    dane: t.field({
-      type: Dane,
-      description: "dane's data for the check's MX host (a host not tested has MailPartNotTested details).",
-      resolve: (d) => d.dane,
-    }),
-  }),
-});
-
-export const MailPartNotTested = builder.objectRef<PartNotTested>('MailPartNotTested').implement({
-  description:
-    "The details of a transport part (mta-sts, tls-rpt, starttls, dane, bimi) that has no single check's data: which MX hosts went untested, and why.",
-  fields: (t) => ({
-    tested: t.exposeBoolean('tested', { description: 'Always false: the part did not test anything here.' }),
-    reason: t.exposeString('reason', {
-      description:
-        'null-mx: the domain takes no mail (RFC 7505); no-mx-hosts: the domain has no MX host; beyond-host-limit: ' +
-        `an MX host beyond the first ${MAIL_TRANSPORT_MAX_HOSTS} by priority; smtp-probes-off: this instance opens no SMTP session ` +
-        "(smtp.enabled); host-not-testable: the host was refused by the target rules or has no address (the check's error); " +
-        "could-not-run: the part could not run (the check's error).",
-    }),
-    untestedHosts: t.exposeStringList('untestedHosts', {
-      description:
-        "The MX hosts not tested: [] when the domain has none and for the parts about the domain; else the check's host.",
-    }),
-  }),
-});
+export const MailPartNotTested = builder.objectRef<PartNotTested>('MailPartNotTested');
 
 export const DETAILS_TYPE_OF = {
   mx: MailMxDetails,
@@ -279,36 +205,52 @@ export const DETAILS_TYPE_OF = {
   dmarc: MailDmarcDetails,
   dkim: MailDkimDetails,
   blacklist: MailBlacklistDetails,
-  'mta-sts': MailMtaStsDetails,
-  'tls-rpt': MailTlsRptDetails,
-  starttls: MailStarttlsDetails,
-  dane: MailDaneDetails,
-  bimi: MailBimiDetails,
 } as const satisfies Record<MailCheckId, unknown>;
 
-const MailCheckDetailsUnion = checkDetailsUnion(
-  'MailCheckDetails',
-  "A mail check's details: the type follows the check's id (MailMxDetails for mx, …; the transport parts hold their single check's data under its name, e.g. MailTlsRptDetails.tlsRpt, which REST answers as the details themselves). A check that could not run has every field null; a transport part without data of its own (no MX host, a host not tested, the part could not run) has MailPartNotTested details.",
-  DETAILS_TYPE_OF,
-  [{ type: MailPartNotTested, is: isPartNotTested }],
-);
-export const MailCheckDetails = MailCheckDetailsUnion.union;
+export const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck');
 
-export const MailCheckRef = builder.objectRef<MailHealthCheck>('MailCheck').implement({
-  description:
-    'One check of mailhealth-check. id, in this order: mx, spf, dmarc, dkim, blacklist, then the mail transport parts mta-sts, tls-rpt, starttls, dane, bimi (starttls and dane: one check per MX host, by priority); each details type states its rule.',
-  interfaces: [HealthCheckRef],
-  fields: (t) => ({
-    host: t.exposeString('host', {
-      nullable: true,
-      description:
-        'The MX host this check is about (starttls and dane, whose label names it too); null for the checks of the domain.',
+// The union and the descriptions name every part: they are made once every check has joined.
+whenAllDeclared(() => {
+  const parts = mailParts.joined;
+  const joinedIds = parts.map((p) => p.spec.id);
+  const perHost = parts.filter((p) => p.spec.perHost).map((p) => p.spec.id);
+  MailPartNotTested.implement({
+    description: `The details of a transport part (${joinedIds.join(', ')}) that has no single check's data: which MX hosts went untested, and why.`,
+    fields: (t) => ({
+      tested: t.exposeBoolean('tested', { description: 'Always false: the part did not test anything here.' }),
+      reason: t.exposeString('reason', {
+        description:
+          'null-mx: the domain takes no mail (RFC 7505); no-mx-hosts: the domain has no MX host; beyond-host-limit: ' +
+          `an MX host beyond the first ${MAIL_TRANSPORT_MAX_HOSTS} by priority; smtp-probes-off: this instance opens no SMTP session ` +
+          "(smtp.enabled); host-not-testable: the host was refused by the target rules or has no address (the check's error); " +
+          "could-not-run: the part could not run (the check's error).",
+      }),
+      untestedHosts: t.exposeStringList('untestedHosts', {
+        description:
+          "The MX hosts not tested: [] when the domain has none and for the parts about the domain; else the check's host.",
+      }),
     }),
-    details: t.field({
-      type: MailCheckDetails,
-      resolve: (c) => MailCheckDetailsUnion.tag(c.id, c.details),
+  });
+  const example = parts.find((p) => p.spec.id === 'tls-rpt') ?? parts[0];
+  const details = checkDetailsUnion(
+    'MailCheckDetails',
+    `A mail check's details: the type follows the check's id (MailMxDetails for mx, …; the transport parts hold their single check's data under its name${example ? `, e.g. ${example.details.name}.${example.field}` : ''}, which REST answers as the details themselves). A check that could not run has every field null; a transport part without data of its own (no MX host, a host not tested, the part could not run) has MailPartNotTested details.`,
+    DETAILS_TYPE_OF,
+    mailParts,
+    [{ type: MailPartNotTested, is: isPartNotTested }],
+  );
+  const hostNote = perHost.length === 0 ? '' : ` (${listInProse(perHost)}: one check per MX host, by priority)`;
+  MailCheckRef.implement({
+    description: `One check of mailhealth-check. id, in this order: ${MAIL_CHECK_IDS.join(', ')}, then the mail transport parts ${joinedIds.join(', ')}${hostNote}; each details type states its rule.`,
+    interfaces: [HealthCheckRef],
+    fields: (t) => ({
+      host: t.exposeString('host', {
+        nullable: true,
+        description: `The MX host this check is about (${listInProse(perHost)}, whose label names it too); null for the checks of the domain.`,
+      }),
+      details: t.field({ type: details, resolve: (c) => tagDetails(c.id, c.details) as never }),
     }),
-  }),
+  });
 });
 
 export const MailHealthCheckRef = builder.objectRef<MailHealthResult>('MailHealthCheck').implement({

@@ -5,6 +5,7 @@
  */
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../../../graphql/builder.js';
+import type { CompositeParts, PartSpec } from './parts.js';
 
 const CHECK_ID = Symbol('check id');
 
@@ -18,28 +19,37 @@ export interface OtherDetails<Type extends Member> {
   readonly is: (details: unknown) => boolean;
 }
 
+/**
+ * The union of the composite's own details types (`typeOf`, by check id), the details types of the parts
+ * that joined it (`parts`: call this once every check is declared) and `others`.
+ */
 export function checkDetailsUnion<Refs extends Readonly<Record<string, Member>>, Other extends Member = never>(
   name: string,
   description: string,
   typeOf: Refs,
+  parts: CompositeParts<PartSpec>,
   others: readonly OtherDetails<Other>[] = [],
 ) {
-  const members: (Refs[keyof Refs] | Other)[] = [
-    ...(Object.values(typeOf) as Refs[keyof Refs][]),
-    ...others.map((o) => o.type),
-  ];
+  const byId = new Map<string, Member>([
+    ...Object.entries(typeOf),
+    ...parts.joined.map((p) => [p.spec.id, p.details] as const),
+  ]);
   const union = builder.unionType(name, {
     description,
-    types: members,
+    types: [...byId.values(), ...others.map((o) => o.type)],
     resolveType: (details) => {
       const other = others.find((o) => o.is(details));
       if (other) return other.type;
-      const id = (details as Tagged<keyof Refs & string>)[CHECK_ID];
-      if (id === undefined) throw new Error(`${name}: details without their check`);
-      return typeOf[id];
+      const id = (details as Tagged<string>)[CHECK_ID];
+      const type = id === undefined ? undefined : byId.get(id);
+      if (type === undefined) throw new Error(`${name}: details without their check (${String(id)})`);
+      return type;
     },
   });
-  /** the details of check `id`, tagged for the union */
-  const tag = <D extends object>(id: keyof Refs & string, details: D): D => ({ ...details, [CHECK_ID]: id });
-  return { union, tag };
+  return union;
+}
+
+/** The details of check `id`, tagged for its composite's union. */
+export function tagDetails<D extends object>(id: string, details: D): D {
+  return { ...details, [CHECK_ID]: id };
 }

@@ -3,6 +3,24 @@ import { runWebsiteHealth } from './run.js';
 import { parseDomainOrUrl } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { WebsiteHealthCheckRef } from './types.js';
+import { websiteParts } from './parts.js';
+import { listInProse } from '../shared/verdict.js';
+
+/** The composite's own parts, in words (its joined parts add their labels). */
+const OWN_PARTS = [
+  'DNS',
+  'location',
+  'organization',
+  'ping',
+  'latency',
+  'HTTP',
+  'redirects',
+  'SSL/TLS',
+  'security headers',
+  'protocol',
+  'compression',
+  'web ports',
+];
 
 defineCheck({
   field: 'websiteHealthCheck',
@@ -10,9 +28,16 @@ defineCheck({
   family: 'Composite',
   composite: true,
   type: WebsiteHealthCheckRef,
-  description:
-    'DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, TLS rating and HTTP security rating of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). ' +
-    "The parts run concurrently and share the single checks' questions (one fetch, one handshake, one TLS rating): in one GraphQL operation with tlsRating or httpRating of the same site, the site is rated once. The ratings' details are tls-rating's and http-rating's data. A part that fails is that check's error; a refused target is a 400.",
+  // written once every part has joined (the schema reads it then): it names them
+  get description() {
+    const parts = websiteParts.joined;
+    const names = [...OWN_PARTS, ...parts.map((p) => p.spec.label)];
+    return (
+      `${names.slice(0, -1).join(', ')} and ${names.at(-1)} of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). ` +
+      "The parts run concurrently and share the single checks' questions (one fetch, one handshake, one TLS rating): in one GraphQL operation with tlsRating or httpRating of the same site, the site is rated once. " +
+      `The details of ${listInProse(parts.map((p) => p.check.tool))} are those checks' data. A part that fails is that check's error; a refused target is a 400.`
+    );
+  },
   args: (arg) => ({ target: arg.string({ required: true, description: 'A domain, or an http(s) URL.' }) }),
   rest: { target: 'required' },
   parse: (args: { target: string }) => {
@@ -21,4 +46,6 @@ defineCheck({
   },
   // not runWebsiteHealth itself: its third parameter is its options, not the request context
   run: (checks, target) => runWebsiteHealth(checks, target),
+  // REST answers a joined part's data as its details (./parts.ts)
+  flatten: () => websiteParts.flattenMarks(),
 });

@@ -1,12 +1,11 @@
 /**
- * website-health-check: its checks (ids in api-v1.md order, then the ratings of grades.md, labels) and
- * the details each reports (api-v1.md). A check that could not run reports the same keys with nothing
- * measured (null), so that clients can read details by id whatever the status.
+ * website-health-check: its own checks (ids in api-v1.md order, labels) and the details each reports
+ * (api-v1.md); the parts that are single checks (the ratings of grades.md, …) join from their own folders
+ * (./parts.ts). A check that could not run reports the same keys with nothing measured (null), so that
+ * clients can read details by id whatever the status.
  */
 import type { PortState } from '../../../probes/tcp/port-state.js';
-import type { HttpRatingResult } from '../../tls-http/http-rating/rating.js';
 import type { SslStatus } from '../../tls-http/shared/certificate.js';
-import type { TlsRatingData } from '../../tls-http/tls-rating/rating.js';
 
 export const WEBSITE_CHECK_IDS = [
   'dns',
@@ -21,8 +20,6 @@ export const WEBSITE_CHECK_IDS = [
   'protocol',
   'compression',
   'ports',
-  'tls-rating',
-  'http-rating',
 ] as const;
 export type WebsiteCheckId = (typeof WEBSITE_CHECK_IDS)[number];
 
@@ -39,8 +36,6 @@ export const WEBSITE_CHECK_LABELS: Readonly<Record<WebsiteCheckId, string>> = {
   protocol: 'HTTP protocol',
   compression: 'Compression',
   ports: 'Web ports',
-  'tls-rating': 'TLS rating',
-  'http-rating': 'HTTP security rating',
 };
 
 export interface DnsDetails {
@@ -132,15 +127,6 @@ export interface PortsDetails {
   ports: PortEntry[] | null;
 }
 
-/** tls-rating's data for the site's HTTPS port (the ssl check's port); null when the rating could not run */
-export interface TlsRatingDetails {
-  tlsRating: TlsRatingData | null;
-}
-/** http-rating's data for the target; null when the rating could not run */
-export interface HttpRatingDetails {
-  httpRating: HttpRatingResult | null;
-}
-
 export interface WebsiteDetailsById {
   dns: DnsDetails;
   location: LocationDetails;
@@ -154,8 +140,6 @@ export interface WebsiteDetailsById {
   protocol: ProtocolDetails;
   compression: CompressionDetails;
   ports: PortsDetails;
-  'tls-rating': TlsRatingDetails;
-  'http-rating': HttpRatingDetails;
 }
 
 export type { Finding } from '../shared/finding.js';
@@ -189,8 +173,6 @@ export function detailsNotMeasured<K extends WebsiteCheckId>(id: K): WebsiteDeta
     protocol: { protocol: null },
     compression: { encoding: null, contentType: null, contentLength: null },
     ports: { ports: null },
-    'tls-rating': { tlsRating: null },
-    'http-rating': { httpRating: null },
   };
   return empty[id];
 }

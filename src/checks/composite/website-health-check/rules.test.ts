@@ -49,14 +49,10 @@ describe('checks and details', () => {
       'protocol',
       'compression',
       'ports',
-      'tls-rating',
-      'http-rating',
     ]);
     for (const id of WEBSITE_CHECK_IDS) expect(WEBSITE_CHECK_LABELS[id]).toMatch(/\w/);
     expect(detailsNotMeasured('latency')).toEqual({ totalMs: null, breakdown: null, url: null });
     expect(detailsNotMeasured('ports')).toEqual({ ports: null });
-    expect(detailsNotMeasured('tls-rating')).toEqual({ tlsRating: null });
-    expect(detailsNotMeasured('http-rating')).toEqual({ httpRating: null });
   });
 
   it('a check that could not run says why and what to do', () => {

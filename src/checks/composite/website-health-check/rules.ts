@@ -16,8 +16,6 @@ import { mediaTypeOf } from '../../../probes/http/content-type.js';
 import type { SecurityHeaderScore } from '../../tls-http/http-headers/security-headers.js';
 import type { SslStatus } from '../../tls-http/shared/certificate.js';
 import type { PingStatistics } from '../../../probes/ping/parse.js';
-import type { HttpRatingResult } from '../../tls-http/http-rating/rating.js';
-import type { TlsRatingData } from '../../tls-http/tls-rating/rating.js';
 import { listInProse, plural, type HealthCheckStatus } from '../shared/verdict.js';
 import {
   detailsNotMeasured,
@@ -25,7 +23,6 @@ import {
   type Finding,
   type CompressionDetails,
   type HttpDetails,
-  type HttpRatingDetails,
   type LatencyBreakdown,
   type LatencyDetails,
   type LocationDetails,
@@ -38,7 +35,6 @@ import {
   type RedirectsDetails,
   type SecurityDetails,
   type SslDetails,
-  type TlsRatingDetails,
   type WebPorts,
   type WebsiteCheckId,
   type WebsiteDetailsById,
@@ -612,7 +608,7 @@ export function portsFinding(
   };
 }
 
-/* ------------------------------------------------------------------ tls-rating, http-rating */
+/* ------------------------------------------------------------------ the ratings' parts (tls-rating, http-rating) */
 
 /** The letters of both ratings: tls-rating's A+ … F, T and M; http-rating's A+ … F with + and -. */
 const RATING_GRADE = /^(?:[A-D][+-]?|E|F|T|M)$/;
@@ -631,66 +627,6 @@ export function ratingGradeStatus(grade: string | null): Exclude<HealthCheckStat
   return 'critical';
 }
 
-/** What the certificate gate (grades.md step 1) found, for T and M. */
-function certificateGateReason(data: TlsRatingData): string | null {
-  if (data.grade.letter === 'M') return `the certificate does not name ${data.host}`;
-  if (data.grade.letter === 'T') {
-    const status = data.certificate?.status;
-    return status === undefined || status === 'valid'
-      ? 'the certificate is not trusted'
-      : `the certificate is ${status}`;
-  }
-  return null;
-}
-
-/**
- * tls-rating's grade of the HTTPS port. The summary names what holds the grade down: the certificate
- * gate, then each cap; for A- the warnings (which describe the configuration whatever the letter, so
- * they are named only where they decide it); a letter under A without a cap is the score's.
- */
-export function tlsRatingFinding(data: TlsRatingData): Finding<TlsRatingDetails> {
-  const details = { tlsRating: data };
-  const { grade } = data;
-  const status = ratingGradeStatus(grade.letter);
-  const partial = data.partial ? "; partial: the rating's bounds cut the enumeration short" : '';
-  const graded = `The TLS configuration on port ${data.port} grades ${grade.letter} (SSL Labs method, score ${grade.score}${partial})`;
-  if (status === 'ok') return { status, summary: `${graded}.`, details };
-  if (grade.letter === 'A-') {
-    const warnings = grade.warnings.map((w) => w.reason);
-    return { status, summary: `${graded}: ${listInProse(warnings)}; fix that for an A+.`, details };
-  }
-  const gate = certificateGateReason(data);
-  const reasons = [...(gate === null ? [] : [gate]), ...grade.caps.map((c) => c.reason)];
-  if (reasons.length === 0) reasons.push(`its score is ${grade.score}`);
-  const remedy =
-    gate === null
-      ? 'turn off the versions and suites named (tls-rating lists each cap)'
-      : `install a certificate from a public CA that names ${data.host}, with its full chain`;
-  return { status, summary: `${graded}: ${listInProse(reasons)}; ${remedy}.`, details };
-}
-
-/**
- * http-rating's grade of the target. An answer the Observatory does not grade is info with its
- * reason; otherwise the summary names the failed tests.
- */
-export function httpRatingFinding(result: HttpRatingResult): Finding<HttpRatingDetails> {
-  const details = { httpRating: result };
-  const status = ratingGradeStatus(result.grade);
-  if (result.grade === null) {
-    return {
-      status,
-      summary: `The MDN HTTP Observatory does not grade this answer (${withoutFinalStop(result.error ?? `status ${result.statusCode}`)}).`,
-      details,
-    };
-  }
-  const graded = `The MDN HTTP Observatory grades ${result.finalUrl} ${result.grade} (score ${result.score}, ${result.testsPassed} of ${result.testsQuantity} tests passed)`;
-  const failed = result.tests.filter((t) => !t.pass).map((t) => t.name);
-  if (failed.length === 0) return { status, summary: `${graded}.`, details };
-  const which = `failed: ${listInProse(failed)}`;
-  if (status === 'ok' || status === 'info') return { status, summary: `${graded}; ${which}.`, details };
-  return {
-    status,
-    summary: `${graded}; ${which}; set the headers these tests read (http-rating says what each found).`,
-    details,
-  };
-}
+/** ratingGradeStatus in words, for the ratings' details types. */
+export const RATING_STATUS_RULE =
+  'ok: A+ or A; info: A-, or an answer that was not graded; warning: B+ to C-; critical: D+ to F, T (not trusted) or M (name mismatch).';

@@ -27,13 +27,10 @@
  *   test of the HTTP and HTTPS ports and of the target URL's own port.
  * - The checks connect to the first IPv4 address of the name, else its first IPv6 one
  *   (`ip`), like the single checks.
- * - tls-rating: the single check's rating of the ssl check's port; http-rating: the single check's
- *   rating of the target (docs/contract/grades.md "website-health-check"). A rating is asked of the loaders as the
- *   single check asks it (the whole TLS rating per host, port and address; http-rating's fetches per
- *   URL), so an operation selecting tlsRating or httpRating for the same site rates it once. The TLS
- *   rating is given the part's bound less RATING_ANSWER_MARGIN_MS, so that a slow server is graded on
- *   what was learnt (`partial`) rather than cut off; a rating another field started first keeps that
- *   field's bounds, and if it is still running at the part's bound the part is error.
+ * - The parts that are single checks (tls-rating and http-rating, docs/contract/grades.md
+ *   "website-health-check"; …) join from their own folders (./parts.ts) and run beside these, within the
+ *   same bound, each told the site (address, ssl port) the target check found. A part asks as its single
+ *   check does, through the same loaders, so an operation selecting that check for the same site asks once.
  */
 import { COMPOSITE_PART_BOUND_MS, createPartBound, type PartBound } from '../shared/part-bound.js';
 import { ProbeError } from '../../../probes/errors.js';
@@ -42,8 +39,6 @@ import type { FetchResult } from '../../../probes/http/fetcher.js';
 import { TlsProbeError } from '../../../probes/tls/prober.js';
 import type { CheckContext } from '../../../loaders/context.js';
 import { scoreSecurityHeaders } from '../../tls-http/http-headers/security-headers.js';
-import { runHttpRating } from '../../tls-http/http-rating/run.js';
-import { runTlsRating } from '../../tls-http/tls-rating/run.js';
 import { firstAddressPerFamily, MAIN_HANDSHAKE_ALPN } from '../../tls-http/shared/main-handshake.js';
 import { runPortChecker } from '../../ip/port-checker/run.js';
 import { runSslChecker } from '../../tls-http/ssl-checker/run.js';
@@ -69,22 +64,20 @@ import {
   portsFinding,
   protocolFinding,
   redirectLoopFindings,
-  httpRatingFinding,
   redirectsFinding,
   securityFinding,
   sslFailureFinding,
   sslFinding,
-  tlsRatingFinding,
 } from './rules.js';
-import { settleWithin } from '../shared/finding.js';
+import { couldNotRun, settleWithin } from '../shared/finding.js';
+import type { JoinedPart } from '../shared/parts.js';
+import { websiteParts, type WebsitePartSpec, type WebsiteSite } from './parts.js';
 
 /**
  * Each part ends within this long after the check starts: 5 s of the composite bound
  * (decisions §8: 30 s) are left for the target check before the parts and the answer.
  */
 export const WEBSITE_PART_BOUND_MS = COMPOSITE_PART_BOUND_MS;
-/** The TLS rating stops this long before its part's bound, to grade what it learnt and answer in time. */
-export const RATING_ANSWER_MARGIN_MS = 1000;
 
 export interface WebsiteHealthOptions {
   /** how long each part may run, from the start (default WEBSITE_PART_BOUND_MS) */
@@ -99,13 +92,15 @@ export interface WebsiteTarget {
 }
 
 export interface WebsiteCheck<K extends WebsiteCheckId = WebsiteCheckId> {
-  id: K;
+  /** one of the composite's own ids, or a joined part's */
+  id: K | (string & {});
   label: string;
   status: HealthCheckStatus;
   summary: string;
   /** why the check could not run (status `error`); null otherwise */
   error: string | null;
-  details: WebsiteDetailsById[K];
+  /** an own check's details, or a joined part's: its check's data under its field */
+  details: WebsiteDetailsById[K] | Record<string, unknown>;
 }
 
 export interface WebsiteHealthResult {
@@ -114,7 +109,7 @@ export interface WebsiteHealthResult {
   /** the address the checks connected to */
   ip: string;
   verdict: Verdict;
-  /** in api-v1.md's order: dns, location, organization, ping, latency, http, redirects, ssl, security, protocol, compression, ports; then grades.md's tls-rating, http-rating */
+  /** in api-v1.md's order: dns, location, organization, ping, latency, http, redirects, ssl, security, protocol, compression, ports; then the joined parts by their order (grades.md's tls-rating, http-rating, …) */
   checks: WebsiteCheck[];
 }
 
@@ -151,6 +146,8 @@ export async function runWebsiteHealth(
   if (ip === undefined) throw new RangeError('the target guard returned no address');
 
   const sslPort = targetUrl.protocol === 'https:' ? portOf(targetUrl) : web.https;
+  const site: WebsiteSite = { checks: ctx, hostname, url: target.url, targetUrl, ip, sslPort, bound };
+  const joined = Promise.all(websiteParts.joined.map((part) => settleJoined(part, site)));
   const parts = await Promise.all([
     settlePart(['location', 'organization'], bound, () => ipFactsPart(ctx, ip)),
     settlePart(['ping'], bound, async () => ({ ping: pingFinding(ip, await ctx.ping({ ip, target: hostname })) })),
@@ -159,18 +156,9 @@ export async function runWebsiteHealth(
     ),
     settlePart(['ssl'], bound, () => sslPart(ctx, hostname, ip, sslPort)),
     settlePart(['ports'], bound, () => portsPart(ctx, hostname, web, target.url === null ? null : portOf(target.url))),
-    settlePart(['tls-rating'], bound, async () => {
-      const deadlineMs = bound.remainingMs() - RATING_ANSWER_MARGIN_MS;
-      return {
-        'tls-rating': tlsRatingFinding(await runTlsRating(ctx, { domain: hostname, port: sslPort, deadlineMs })),
-      };
-    }),
-    settlePart(['http-rating'], bound, async () => ({
-      'http-rating': httpRatingFinding(await runHttpRating(ctx, { hostname, url: target.url })),
-    })),
   ]);
   const outcomes: Outcomes = Object.assign({ dns: { ...dnsFinding(checked.addresses), error: null } }, ...parts);
-  const checks = WEBSITE_CHECK_IDS.map((id) => checkOf(id, outcomes));
+  const checks: WebsiteCheck[] = [...WEBSITE_CHECK_IDS.map((id) => checkOf(id, outcomes)), ...(await joined)];
   return { domain: hostname, targetUrl: targetUrl.href, ip, verdict: verdictOf(checks), checks };
 }
 
@@ -325,6 +313,25 @@ async function portsPart(
 }
 
 /* ------------------------------------------------------------------ bounds and failures */
+
+/**
+ * A joined part's check: its finding on its check's data, or — when it fails with one of the service's
+ * errors or outlives the bound — `error` with the reason and its data field null.
+ */
+async function settleJoined(part: JoinedPart<WebsitePartSpec>, site: WebsiteSite): Promise<WebsiteCheck> {
+  const { id, label } = part.spec;
+  const finding = await settleWithin<Finding<unknown>>(site.bound, part.spec.run(site), (e) =>
+    couldNotRun(e.message, null, 'check that the site is reachable from the internet'),
+  );
+  return {
+    id,
+    label,
+    status: finding.status,
+    summary: finding.summary,
+    error: finding.error ?? null,
+    details: { [part.field]: finding.details },
+  };
+}
 
 /**
  * A part's findings, or — when it fails with one of the service's errors (an upstream

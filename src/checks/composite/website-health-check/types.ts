@@ -1,9 +1,8 @@
 /**
- * The composite health checks: the shared verdict and check types (HealthVerdict,
- * HealthCheck and their status enums, also used by mailhealth-check) and
- * website-health-check with its details, typed per check id through a union.
+ * website-health-check: its object types, its own checks' details typed per check id through a union,
+ * which the parts that are single checks join (./parts.ts); the check is ./check.ts.
  */
-import type { HealthCheckStatus, Verdict } from '../shared/verdict.js';
+import { HealthVerdictRef, HealthCheckRef } from '../shared/health-types.js';
 import {
   COMPRESSION_MIN_BYTES,
   LATENCY_CRITICAL_MS,
@@ -20,7 +19,6 @@ import type {
   CompressionDetails,
   DnsDetails,
   HttpDetails,
-  HttpRatingDetails,
   LatencyBreakdown,
   LatencyDetails,
   LocationDetails,
@@ -33,74 +31,15 @@ import type {
   RedirectsDetails,
   SecurityDetails,
   SslDetails,
-  TlsRatingDetails,
   WebsiteCheckId,
 } from './details.js';
 import type { WebsiteCheck, WebsiteHealthResult } from './run.js';
 import { builder } from '../../../graphql/builder.js';
-import { checkDetailsUnion } from '../shared/check-details.js';
-import { HttpRating } from '../../tls-http/http-rating/types.js';
-import { TlsRating } from '../../tls-http/tls-rating/types.js';
-
-/* ------------------------------------------------------------ shared by the composite checks */
-
-export const HealthCheckStatusEnum = builder.enumType('HealthCheckStatus', {
-  description: 'The status of one check of a composite health check (decisions §4).',
-  values: {
-    ok: { description: 'Nothing to do.' },
-    info: { description: 'Worth knowing; nothing needs fixing.' },
-    warning: { description: 'Should be fixed.' },
-    critical: { description: 'Visitors (or mail) are affected now or soon: fix first.' },
-    error: {
-      description:
-        'The check could not run (time-out, upstream failure); `error` says why. Counts as a warning in the verdict.',
-    },
-  } as const,
-});
-
-export const HealthVerdictStatusEnum = builder.enumType('HealthVerdictStatus', {
-  description: 'The verdict: the worst check wins; `error` counts as `warning`, `info` as `ok`.',
-  values: {
-    ok: { description: 'Every check is ok or info.' },
-    warning: { description: 'At least one check is warning or error, none critical.' },
-    critical: { description: 'At least one check is critical.' },
-  } as const,
-});
-
-export const HealthVerdictRef = builder.objectRef<Verdict>('HealthVerdict').implement({
-  fields: (t) => ({
-    status: t.field({ type: HealthVerdictStatusEnum, resolve: (v) => v.status }),
-    headline: t.exposeString('headline', {
-      description: 'How many checks need attention and which (for ok: that all passed, and how many notes).',
-    }),
-    summary: t.exposeString('summary', {
-      description:
-        'The summaries of the worst findings, worst first (at most three, then how many more); for ok, the notes.',
-    }),
-  }),
-});
-
-export interface HealthCheckShape {
-  id: string;
-  label: string;
-  status: HealthCheckStatus;
-  summary: string;
-  error: string | null;
-}
-
-export const HealthCheckRef = builder.interfaceRef<HealthCheckShape>('HealthCheck').implement({
-  description: 'One check of a composite health check.',
-  fields: (t) => ({
-    id: t.exposeString('id', { description: 'Stable identifier of the check.' }),
-    label: t.exposeString('label', { description: 'Human-readable name.' }),
-    status: t.field({ type: HealthCheckStatusEnum, resolve: (c) => c.status }),
-    summary: t.exposeString('summary', { description: 'One sentence: what was found and, when not ok, what to do.' }),
-    error: t.exposeString('error', {
-      nullable: true,
-      description: 'Why the check could not run (status error); null otherwise.',
-    }),
-  }),
-});
+import { checkDetailsUnion, tagDetails } from '../shared/check-details.js';
+import { whenAllDeclared } from '../../../graphql/check-declaration.js';
+import { listInProse } from '../shared/verdict.js';
+import { websiteParts } from './parts.js';
+import { WEBSITE_CHECK_IDS } from './details.js';
 
 /* ------------------------------------------------------------ website-health-check details */
 
@@ -303,33 +242,6 @@ export const WebsitePortsDetails = builder.objectRef<PortsDetails>('WebsitePorts
   }),
 });
 
-const RATING_STATUS_RULE =
-  'ok: A+ or A; info: A-, or an answer that was not graded; warning: B+ to C-; critical: D+ to F, T (not trusted) or M (name mismatch).';
-
-export const WebsiteTlsRatingDetails = builder.objectRef<TlsRatingDetails>('WebsiteTlsRatingDetails').implement({
-  description: `tls-rating — the SSL Labs grade of the HTTPS port (the ssl check's): ${RATING_STATUS_RULE} A rating its bounds cut short is graded on what it learnt (partial); one that could not finish within the check's bound is error.`,
-  fields: (t) => ({
-    tlsRating: t.field({
-      type: TlsRating,
-      nullable: true,
-      description: "tls-rating's data for the site's HTTPS port; null when the rating could not run.",
-      resolve: (d) => d.tlsRating,
-    }),
-  }),
-});
-
-export const WebsiteHttpRatingDetails = builder.objectRef<HttpRatingDetails>('WebsiteHttpRatingDetails').implement({
-  description: `http-rating — the MDN HTTP Observatory's grade of the target: ${RATING_STATUS_RULE}`,
-  fields: (t) => ({
-    httpRating: t.field({
-      type: HttpRating,
-      nullable: true,
-      description: "http-rating's data for the target; null when the rating could not run.",
-      resolve: (d) => d.httpRating,
-    }),
-  }),
-});
-
 export const DETAILS_TYPE_OF = {
   dns: WebsiteDnsDetails,
   location: WebsiteLocationDetails,
@@ -343,26 +255,28 @@ export const DETAILS_TYPE_OF = {
   protocol: WebsiteProtocolDetails,
   compression: WebsiteCompressionDetails,
   ports: WebsitePortsDetails,
-  'tls-rating': WebsiteTlsRatingDetails,
-  'http-rating': WebsiteHttpRatingDetails,
 } as const satisfies Record<WebsiteCheckId, unknown>;
 
-const WebsiteCheckDetailsUnion = checkDetailsUnion(
-  'WebsiteCheckDetails',
-  "A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …; the ratings hold their single check's data under its name, WebsiteTlsRatingDetails.tlsRating and WebsiteHttpRatingDetails.httpRating, which REST answers as the details themselves). A check that could not run has every field null.",
-  DETAILS_TYPE_OF,
-);
-export const WebsiteCheckDetails = WebsiteCheckDetailsUnion.union;
+export const WebsiteCheckRef = builder.objectRef<WebsiteCheck>('WebsiteCheck');
 
-export const WebsiteCheckRef = builder.objectRef<WebsiteCheck>('WebsiteCheck').implement({
-  description: `One check of website-health-check. id: dns, location, organization, ping, latency, http, redirects, ssl, security, protocol, compression, ports, tls-rating or http-rating (in this order); each details type states its rule.`,
-  interfaces: [HealthCheckRef],
-  fields: (t) => ({
-    details: t.field({
-      type: WebsiteCheckDetails,
-      resolve: (c) => WebsiteCheckDetailsUnion.tag(c.id, c.details),
+// The union and the check's description name every part: they are made once every check has joined.
+whenAllDeclared(() => {
+  const parts = websiteParts.joined;
+  const ids = [...WEBSITE_CHECK_IDS, ...parts.map((p) => p.spec.id)];
+  const held = parts.map((p) => `${p.details.name}.${p.field}`);
+  const details = checkDetailsUnion(
+    'WebsiteCheckDetails',
+    `A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …; the parts that are single checks hold that check's data under its name, ${listInProse(held)}, which REST answers as the details themselves). A check that could not run has every field null.`,
+    DETAILS_TYPE_OF,
+    websiteParts,
+  );
+  WebsiteCheckRef.implement({
+    description: `One check of website-health-check. id: ${ids.slice(0, -1).join(', ')} or ${ids.at(-1)} (in this order); each details type states its rule.`,
+    interfaces: [HealthCheckRef],
+    fields: (t) => ({
+      details: t.field({ type: details, resolve: (c) => tagDetails(c.id, c.details) as never }),
     }),
-  }),
+  });
 });
 
 export const WebsiteHealthCheckRef = builder.objectRef<WebsiteHealthResult>('WebsiteHealthCheck').implement({

@@ -15,8 +15,7 @@ import { missingDnssecPrograms } from '../../../../test/lab/unbound.js';
 import { CHAIN_ERROR_CODES, CHAIN_WARNING_CODES } from './result.js';
 import { createTestApp, graphql, type TestApp } from '../../../../test/helpers/app.js';
 import { createCheckContext } from '../../../loaders/context.js';
-import { daneFacts } from '../../composite/mailhealth-check/transport-run.js';
-import { daneFindings } from '../../composite/mailhealth-check/transport-rules.js';
+import { daneFacts, daneFindings } from '../../mail-transport/dane/mailhealth-part.js';
 
 const missing = missingDnssecPrograms();
 const suiteName =

@@ -4,6 +4,7 @@ import { runBimiCheck } from './run.js';
 import { InputError } from '../../../errors.js';
 import { parseHostname, parseSelector } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
+import { mailhealthPart } from './mailhealth-part.js';
 import { Bimi } from './types.js';
 
 defineCheck({
@@ -30,4 +31,5 @@ defineCheck({
     return { domain, selector };
   },
   run: (checks, input) => runBimiCheck(checks, input.domain, input.selector),
+  partOf: [mailhealthPart],
 });

@@ -4,6 +4,7 @@ import { SMTP_PORT } from '../smtp-starttls/run.js';
 import { InputError } from '../../../errors.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
+import { mailhealthPart } from './mailhealth-part.js';
 import { optionalPortArgument } from '../smtp-starttls/types.js';
 import { Dane } from './types.js';
 
@@ -30,4 +31,5 @@ defineCheck({
     return { host, port };
   },
   run: runDane,
+  partOf: [mailhealthPart],
 });

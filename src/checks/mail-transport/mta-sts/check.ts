@@ -4,6 +4,7 @@ import { runMtaStsCheck } from './run.js';
 import { InputError } from '../../../errors.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
+import { mailhealthPart } from './mailhealth-part.js';
 import { MtaSts } from './types.js';
 
 defineCheck({
@@ -23,4 +24,5 @@ defineCheck({
     return domain;
   },
   run: runMtaStsCheck,
+  partOf: [mailhealthPart],
 });

@@ -2,6 +2,7 @@
 import { SMTP_PORT, runSmtpStarttls } from './run.js';
 import { parseHostOrIp } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
+import { mailhealthPart } from './mailhealth-part.js';
 import { optionalPortArgument, SmtpStarttls } from './types.js';
 
 defineCheck({
@@ -21,4 +22,5 @@ defineCheck({
     port: optionalPortArgument('port', args.port, SMTP_PORT),
   }),
   run: runSmtpStarttls,
+  partOf: [mailhealthPart],
 });

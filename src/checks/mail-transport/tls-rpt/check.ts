@@ -4,6 +4,7 @@ import { tlsRptName } from './tls-rpt.js';
 import { InputError } from '../../../errors.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
+import { mailhealthPart } from './mailhealth-part.js';
 import { TlsRptCheck } from './types.js';
 
 defineCheck({
@@ -26,4 +27,5 @@ defineCheck({
     return domain;
   },
   run: runTlsRptCheck,
+  partOf: [mailhealthPart],
 });

@@ -2,6 +2,7 @@
 import { runHttpRating } from './run.js';
 import { parseDomainOrUrl } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
+import { websiteHealthPart } from './website-part.js';
 import { HttpRating } from './types.js';
 
 defineCheck({
@@ -23,4 +24,5 @@ defineCheck({
     return { hostname: hostname.replace(/\.$/, ''), url };
   },
   run: runHttpRating,
+  partOf: [websiteHealthPart],
 });

@@ -2,6 +2,7 @@
 import { runTlsRating } from './run.js';
 import { parseTlsTarget } from '../shared/tls-target.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
+import { websiteHealthPart } from './website-part.js';
 import { TlsRating } from './types.js';
 
 defineCheck({
@@ -23,4 +24,5 @@ defineCheck({
   rest: { domain: 'required' },
   parse: parseTlsTarget,
   run: runTlsRating,
+  partOf: [websiteHealthPart],
 });

@@ -1,43 +1,9 @@
+/** mailhealth-check's starttls part (mailhealth-part.ts): one finding per MX host, smtp-starttls's data as the details. */
 import { describe, expect, it } from 'vitest';
-import { bimiFinding, daneFindings, mtaStsFinding, starttlsFindings, tlsRptFinding } from './transport-rules.js';
-import type { DaneResult } from '../../mail-transport/dane/dane.js';
-import type { SmtpStarttlsResult } from '../../mail-transport/smtp-starttls/starttls.js';
-import type { BimiResult } from '../../mail-transport/bimi/bimi.js';
-import type { MtaStsResult } from '../../mail-transport/mta-sts/mta-sts.js';
-import type { TlsRptCheckResult } from '../../mail-transport/tls-rpt/tls-rpt.js';
-
-function mtaSts(status: MtaStsResult['status'], errors: string[] = []): MtaStsResult {
-  return {
-    domain: 'a.test',
-    found: status !== 'not-configured',
-    record: status === 'not-configured' ? '' : 'v=STSv1; id=1',
-    id: '1',
-    policyUrl: 'https://mta-sts.a.test/.well-known/mta-sts.txt',
-    policy: null,
-    fetch: { status: null, error: null },
-    mxMatches: [],
-    omittedExchanges: 0,
-    status,
-    errors,
-    warnings: [],
-  };
-}
-
-function bimi(status: BimiResult['status'], errors: string[] = []): BimiResult {
-  return {
-    domain: 'a.test',
-    selector: 'default',
-    found: status !== 'not-configured',
-    record: '',
-    queriedName: 'default._bimi.a.test',
-    location: '',
-    authority: '',
-    svg: null,
-    dmarcEligible: true,
-    status,
-    errors,
-  };
-}
+import { starttlsFindings } from './mailhealth-part.js';
+import { daneFindings } from '../dane/mailhealth-part.js';
+import type { SmtpStarttlsResult } from './starttls.js';
+import type { DaneResult } from '../dane/dane.js';
 
 const MX = { nullMx: false, hostCount: 2, smtpProbes: true };
 
@@ -107,7 +73,7 @@ describe('starttls: one finding per MX host', () => {
       ['mx3.a.test', 'critical'],
       ['mx4.a.test', 'warning'],
     ]);
-    expect(findings.map((f) => f.details)).toEqual([ok, cert, plain, failing].map((starttls) => ({ starttls })));
+    expect(findings.map((f) => f.details)).toEqual([ok, cert, plain, failing]);
     expect(findings[0]!.summary).toBe('mx1.a.test offers STARTTLS with a valid certificate.');
     expect(findings[1]!.summary).toMatch(/^The certificate of mx2\.a\.test is expired/);
     expect(findings[2]!.summary).toBe(
@@ -128,7 +94,7 @@ describe('starttls: one finding per MX host', () => {
       host: 'mx1.a.test',
       status: 'error',
       error: 'TCP connect to 192.0.2.1:25 failed: ECONNREFUSED',
-      details: { starttls: { host: 'mx1.a.test', status: 'unreachable' } },
+      details: { host: 'mx1.a.test', status: 'unreachable' },
     });
     expect(unreachable!.summary).toMatch(/check that port 25 is open to this service/);
     expect(refused).toEqual({
@@ -196,86 +162,5 @@ describe('with SMTP probes turned off (smtp.enabled false)', () => {
     ]);
     expect(daneFindings([tested(dane('mx.a.test', 'error'))], MX)[0]!.status).toBe('warning');
     expect(daneFindings([tested(dane('mx.a.test', 'error', 'bogus'))], OFF)[0]!.status).toBe('critical');
-  });
-});
-
-describe('dane: one finding per MX host', () => {
-  const statusOf = (result: DaneResult) => daneFindings([tested(result)], MX)[0]!.status;
-
-  it('critical for a mismatch or bogus records; warning for unusable records or no chain', () => {
-    const findings = daneFindings([tested(dane('mx.a.test', 'valid')), tested(dane('mx2.a.test', 'mismatch'))], MX);
-    expect(findings.map((f) => [f.host, f.status])).toEqual([
-      ['mx.a.test', 'ok'],
-      ['mx2.a.test', 'critical'],
-    ]);
-    expect(statusOf(dane('mx.a.test', 'error', 'bogus'))).toBe('critical');
-    expect(statusOf(dane('mx.a.test', 'unusable'))).toBe('warning');
-    const noChain = daneFindings([tested(dane('mx.a.test', 'error'))], MX)[0];
-    expect(noChain).toMatchObject({ status: 'warning', summary: expect.stringMatching(/does not offer STARTTLS/) });
-  });
-
-  it("info when DANE is not in use (no records, or unsigned ones); ok when valid; dane's data as the details", () => {
-    expect(statusOf(dane('mx.a.test', 'no-tlsa'))).toBe('info');
-    const unsigned = daneFindings([tested(dane('mx.a.test', 'insecure', 'insecure'))], MX)[0];
-    expect(unsigned).toMatchObject({ status: 'info', summary: expect.stringMatching(/not DNSSEC-signed/) });
-    const valid = dane('mx.a.test', 'valid');
-    expect(daneFindings([tested(valid)], MX)).toEqual([
-      { host: 'mx.a.test', status: 'ok', summary: 'DANE validates for mx.a.test.', details: { dane: valid } },
-    ]);
-  });
-
-  it('a host not tested is error, its details saying why', () => {
-    expect(daneFindings([{ host: 'mx.a.test', failure: 'mx.a.test has no address' }], MX)).toEqual([
-      expect.objectContaining({
-        host: 'mx.a.test',
-        status: 'error',
-        error: 'mx.a.test has no address',
-        details: { tested: false, reason: 'host-not-testable', untestedHosts: ['mx.a.test'] },
-      }),
-    ]);
-  });
-});
-
-describe('mta-sts, tls-rpt and bimi', () => {
-  const tlsRpt = (over: Partial<TlsRptCheckResult>): TlsRptCheckResult => ({
-    domain: 'a.test',
-    found: true,
-    record: 'v=TLSRPTv1; rua=mailto:r@a.test',
-    multiple: false,
-    rua: ['mailto:r@a.test'],
-    valid: true,
-    errors: [],
-    ...over,
-  });
-
-  it('mta-sts: invalid a warning, not configured and testing info, enforce ok', () => {
-    expect(mtaStsFinding(mtaSts('invalid', ['the policy fetch failed'])).summary).toMatch(/the policy fetch failed/);
-    expect(mtaStsFinding(mtaSts('invalid', [])).status).toBe('warning');
-    expect(mtaStsFinding(mtaSts('not-configured', [])).status).toBe('info');
-    expect(mtaStsFinding(mtaSts('testing', [])).status).toBe('info');
-    expect(mtaStsFinding(mtaSts('enforce', [])).status).toBe('ok');
-  });
-
-  it('tls-rpt: missing is a warning only when MTA-STS or DANE is in use; invalid a warning', () => {
-    const missing = tlsRpt({ found: false, record: '', rua: [], valid: false });
-    expect(tlsRptFinding(missing, { mtaSts: false, dane: false }).status).toBe('info');
-    expect(tlsRptFinding(missing, { mtaSts: true, dane: false })).toMatchObject({
-      status: 'warning',
-      summary: expect.stringMatching(/^The domain uses MTA-STS but publishes no TLS-RPT record/),
-    });
-    expect(tlsRptFinding(missing, { mtaSts: false, dane: true }).summary).toMatch(/uses DANE/);
-    expect(
-      tlsRptFinding(tlsRpt({ valid: false, errors: ['rua= is missing'] }), { mtaSts: false, dane: false }).status,
-    ).toBe('warning');
-    expect(tlsRptFinding(tlsRpt({}), { mtaSts: false, dane: false })).toMatchObject({
-      status: 'ok',
-      details: { tlsRpt: tlsRpt({}) },
-    });
-  });
-
-  it('bimi: absent info, invalid warning, valid ok', () => {
-    expect(bimiFinding(bimi('not-configured', [])).status).toBe('info');
-    expect(bimiFinding(bimi('invalid', ['DMARC must be enforced'])).status).toBe('warning');
-    expect(bimiFinding(bimi('valid', [])).status).toBe('ok');
   });
 });
