@@ -8,6 +8,7 @@
  *   services.ts     the long-lived services' type: the loaders' dependencies and the platform
  *   graphql/        what a check's declaration is written with: the Pothos builder, the request context, defineCheck
  *   checks/         one folder per check (rules, run, declaration, object types), shared code per family
+ *   monitors/       watched fields, diffs, events, badges and the monitors' store: plain data, the foundation and embedded-db
  *   graphql-server/ the schema assembled from every declaration, yoga and its plugins
  *   rest/           the v1 shim over the GraphQL pipeline
  *   web/            pages and endpoints around the API (developer page, key issuance, health)
@@ -46,6 +47,8 @@ module.exports = {
     forbid('rest-below-web', 'the REST shim does not know the pages', '^src/rest/', '^src/web/|' + top),
     forbid('web-below-top', 'pages do not know the composition root', '^src/web/', top),
     forbid('cluster-stays-light', 'the primary holds ledgers and forks workers: it loads neither the schema nor its checks', '^src/cluster/', '^src/(loaders|graphql|checks|graphql-server|rest|web)/|^src/(app|create-services|http-server)[.]ts$'),
+    forbid('monitors-read-plain-data', 'monitors/ diffs, judges and stores plain JSON answers: the foundation and the embedded database, nothing of the checks, schema or routes that produce the answers', '^src/monitors/', `^src/(probes|loaders|graphql|checks|graphql-server|rest|web|jobs)/|^src/platform/(?!embedded-db[.]ts$)|${services}|${top}`),
+    forbid('monitors-above-platform', 'monitors/ sits beside graphql-server/ and rest/, which will use it; the layers below do not know it', `${foundation}|^src/(probes|platform|loaders|checks)/`, '^src/monitors/'),
     forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', `^(test|bench|scripts)/|${test}`),
     {
       name: 'only-tests-import-test-helpers',

@@ -15,6 +15,7 @@ import { benchTlsConfiguration } from './tls-configuration.js';
 import { benchTlsRating } from './tls-rating.js';
 import { benchHttpRating } from './http-rating.js';
 import { benchJobs } from './jobs.js';
+import { benchMonitorsStore } from './monitors-store.js';
 
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);
 
@@ -26,6 +27,7 @@ await benchTlsConfiguration();
 await benchTlsRating();
 await benchHttpRating();
 await benchJobs();
+await benchMonitorsStore();
 await benchMailhealth();
 await benchAbuse();
 await benchParsers();

@@ -648,7 +648,7 @@ export interface paths {
         };
         /**
          * website-health-check (3 credits)
-         * @description DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, TLS rating and HTTP security rating of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' questions (one fetch, one handshake, one TLS rating): in one GraphQL operation with tlsRating or httpRating of the same site, the site is rated once. The details of tls-rating and http-rating are those checks' data. A part that fails is that check's error; a refused target is a 400.
+         * @description DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, a light TLS grade and HTTP security rating of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' questions (one fetch, one handshake). tlsRating in the same GraphQL operation shares the TLS part's handshakes. The TLS rating is a light grade (light: true: versions, each one's preferred suite, certificate and chain, HSTS, in a handful of handshakes, graded by the same rules), so that the check opens at most 10 connections to the site per credit; the full enumeration of suites and groups is tls-rating's. In one GraphQL operation with httpRating of the same site, the site is rated once. The details of tls-rating and http-rating have those checks' fields. A part that fails is that check's error; a refused target is a 400.
          *
          *     Costs 3 credits. GraphQL field: `websiteHealthCheck`.
          */
@@ -1484,6 +1484,8 @@ export interface components {
             partial: boolean;
             /** @description Connections made (TLS handshakes and hand-built hellos). */
             handshakes: number;
+            /** @description True for website-health-check's light grade: the versions, each one's preferred suite, the certificate and chain, the groups those handshakes used and HSTS, in a handful of handshakes, graded by the same rules over what it saw. The full enumeration of suites and groups (serverOrder, every accepted suite) is tls-rating's, where this is false. */
+            light: boolean;
             protocols: {
                 /** @description SSLv3, TLSv1, TLSv1.1, TLSv1.2 or TLSv1.3. */
                 version: string;
@@ -2095,6 +2097,8 @@ export interface components {
                     partial: boolean;
                     /** @description Connections made (TLS handshakes and hand-built hellos). */
                     handshakes: number;
+                    /** @description True for website-health-check's light grade: the versions, each one's preferred suite, the certificate and chain, the groups those handshakes used and HSTS, in a handful of handshakes, graded by the same rules over what it saw. The full enumeration of suites and groups (serverOrder, every accepted suite) is tls-rating's, where this is false. */
+                    light: boolean;
                     protocols: {
                         /** @description SSLv3, TLSv1, TLSv1.1, TLSv1.2 or TLSv1.3. */
                         version: string;
@@ -4814,7 +4818,7 @@ export interface operations {
     tlsRating: {
         parameters: {
             query: {
-                /** @example https://rated.lab.test:37683/ */
+                /** @example https://rated.lab.test:35199/ */
                 domain: string;
             };
             header?: never;

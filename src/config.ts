@@ -355,7 +355,9 @@ const schema = z
           .min(1)
           .max(1000)
           .default(200)
-          .describe('handshakes one tls-rating may make ([grades.md](contract/grades.md) bounds)'),
+          .describe(
+            "handshakes one tls-rating may make ([grades.md](contract/grades.md) bounds); never more than the request's budget of 10 connections to targets per credit leaves",
+          ),
         ratingConcurrency: z
           .number()
           .int()
@@ -511,6 +513,44 @@ const schema = z
       .prefault({})
       .describe(
         'Jobs: one check over many targets, run in the background and kept in `server.dataDir`, or in Redis with `store.redisUrl` ([Jobs](jobs.md), [contract](contract/jobs.md)).',
+      ),
+    monitors: z
+      .object({
+        minInterval: z
+          .string()
+          .regex(/^[1-9][0-9]{0,5}[smhd]$/, 'a duration such as 30s, 15m, 6h or 1d')
+          .default('15m')
+          .describe(
+            "the shortest `every` a monitor may have, as a duration (`30s`, `15m`, `6h`, `1d`); each run is charged as a job of the same items, so this bounds a key's spending rate",
+          ),
+        maxTargets: z.number().int().min(1).max(100_000).default(1000).describe('targets one monitor may have'),
+        keepRuns: z
+          .number()
+          .int()
+          .min(1)
+          .max(10_000)
+          .default(100)
+          .describe(
+            'runs kept per target × check of a monitor (its history); older ones are deleted as new ones arrive',
+          ),
+        keepEventsDays: z
+          .number()
+          .min(1)
+          .max(3650)
+          .default(90)
+          .describe("days a monitor's events are kept (GET …/events, SSE resume)"),
+        maxPerKey: z.number().int().min(1).default(20).describe('monitors one key may have; one more is a 429'),
+        maxPairsPerKey: z
+          .number()
+          .int()
+          .min(1)
+          .default(5000)
+          .describe("target × check pairs over all of one key's monitors; a monitor that would pass it is a 429"),
+      })
+      .strict()
+      .prefault({})
+      .describe(
+        'Monitors: checks run over targets on a schedule, their history and the events their changes make ([Monitors](monitors.md), [contract](contract/monitors.md)).',
       ),
     http: z
       .object({

@@ -6,6 +6,8 @@
 import { setMaxListeners } from 'node:events';
 import type { AuthOutcome } from '../platform/auth.js';
 import type { Services } from '../services.js';
+import { connectionBudgetFor } from '../loaders/connection-budget.js';
+import { dearestPrice } from './check-declaration.js';
 import { createCheckContext, type CheckContext } from '../loaders/context.js';
 import type { JobsPort } from './jobs/jobs-port.js';
 import { Deadline } from '../deadline.js';
@@ -69,6 +71,7 @@ const REQUEST_ENDED = new DOMException('the request has ended', 'AbortError');
 export class RequestScope {
   #deadline: Deadline | undefined;
   #checks: CheckContext | undefined;
+  #credits: number | undefined;
 
   constructor(
     private readonly services: Services,
@@ -96,9 +99,22 @@ export class RequestScope {
     return this.#deadline.signal;
   }
 
+  /**
+   * The operation's price, told before any check runs (use-credits.ts): its checks may open
+   * CONNECTIONS_PER_CREDIT connections to targets per credit (src/loaders/connection-budget.ts).
+   */
+  priceIs(credits: number): void {
+    this.#credits = credits;
+  }
+
   /** the probes behind per-request loaders, for the checks' run functions */
   get checks(): CheckContext {
-    return (this.#checks ??= createCheckContext(this.services, this.signal));
+    return (this.#checks ??= createCheckContext(
+      this.services,
+      this.signal,
+      // a request whose price was not told (a job's item is paid with its job) may cost the dearest check's
+      { connectionBudget: connectionBudgetFor(this.#credits ?? dearestPrice(this.services.config.quota.costs)) },
+    ));
   }
 
   /**

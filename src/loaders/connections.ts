@@ -7,7 +7,8 @@
  *
  * Every question names an address the target guard has already returned; after the
  * TCP connect the probe re-checks the socket's remote address with the guard
- * (decisions §7) before it sends a byte (TLS) or gives a verdict (TCP).
+ * (decisions §7) before it sends a byte (TLS) or gives a verdict (TCP). Each distinct
+ * question spends one connection of the request's budget (connection-budget.ts).
  */
 import { unobserved, type ObserveUpstream } from '../platform/metrics.js';
 import { createRequestLoader, type RequestLoader } from './request-loader.js';
@@ -18,6 +19,7 @@ import type { ConnectionSettings } from '../probes/tls/settings.js';
 import type { ClientHelloSpec } from '../probes/tls/client-hello.js';
 import { probeServerHello, type HelloProbeResult } from '../probes/tls/hello-probe.js';
 import { trustAnchors, verifyChain, type ChainVerdict } from '../probes/tls/chain-verify.js';
+import type { ConnectionBudget } from './connection-budget.js';
 
 export interface TlsQuestion {
   /** an address the target guard returned */
@@ -99,11 +101,20 @@ export function createConnectionLoaders(
   settings: ConnectionSettings,
   assertAllowed: (address: string, targetForMessage: string) => void,
   signal: AbortSignal,
+  /** the request's connections to targets (connection-budget.ts): each distinct question spends one */
+  budget: Pick<ConnectionBudget, 'spend'>,
   /** metrics: each distinct handshake or port test is observed once, where the loader runs it */
   observe: ObserveUpstream = unobserved,
 ): ConnectionLoaders {
+  /** the question's connection is spent before it waits for its outbound slot: a refusal costs nothing */
+  const spent = <Q extends { ip: string; port: number }, R>(what: string, run: (q: Q) => Promise<R>) => {
+    return async (q: Q): Promise<R> => {
+      budget.spend(`${what} with ${q.ip} port ${q.port}`);
+      return run(q);
+    };
+  };
   const handshakes = connectionLoader<TlsQuestion, TlsHandshakeResult>(
-    (q) =>
+    spent('a TLS handshake', (q) =>
       observe('tls', () =>
         tlsHandshake({
           ip: q.ip,
@@ -121,10 +132,11 @@ export function createConnectionLoaders(
           assertRemote: (remoteAddress) => assertAllowed(remoteAddress, q.target),
         }),
       ),
+    ),
     tlsQuestionKey,
   );
   const ports = connectionLoader<TcpQuestion, TcpPortProbeResult>(
-    (q) =>
+    spent('a TCP connection', (q) =>
       // open, closed and filtered are all answers (port-checker results), told apart by outcome
       observe(
         'tcp',
@@ -138,10 +150,11 @@ export function createConnectionLoaders(
           }),
         (r) => r.state,
       ),
+    ),
     tcpQuestionKey,
   );
   const hellos = connectionLoader<TlsHelloQuestion, HelloProbeResult>(
-    (q) =>
+    spent('a ClientHello', (q) =>
       observe('tls', () =>
         probeServerHello({
           ip: q.ip,
@@ -153,6 +166,7 @@ export function createConnectionLoaders(
           assertRemote: (remoteAddress) => assertAllowed(remoteAddress, q.target),
         }),
       ),
+    ),
     tlsHelloQuestionKey,
   );
   return {

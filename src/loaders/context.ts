@@ -23,9 +23,12 @@ import { createSmtpLoaders, type SmtpLoaders } from './smtp.js';
 import { canonicalName } from '../net/dns-name.js';
 import { dnsQuestionBudget } from './fan-out-limits.js';
 import { createQuestionBudget, type QuestionBudget } from './question-budget.js';
+import { connectionBudgetFor, createConnectionBudget, type ConnectionBudget } from './connection-budget.js';
 
 export interface CheckContext extends ConnectionLoaders, SmtpLoaders {
   readonly config: Config;
+  /** the request's connections to targets (connection-budget.ts): what a check plans its probes within */
+  readonly connectionBudget: Pick<ConnectionBudget, 'limit' | 'used' | 'remaining'>;
   readonly signal: AbortSignal;
   readonly now: () => number;
   /** the first `dns.system` server (or the operating system's resolver) */
@@ -85,6 +88,12 @@ function onFirstUse<T>(make: () => T): () => T {
 export interface CheckContextOptions {
   /** distinct DNS questions the request may ask; default dnsQuestionBudget(config) (fan-out-limits.ts) */
   readonly dnsQuestionBudget?: number;
+  /**
+   * connections to targets the request may open (connection-budget.ts): a request's is
+   * connectionBudgetFor(its price) (src/graphql/context.ts); default that of the dearest configured cost (a
+   * context outside a request: a job's callback, tests)
+   */
+  readonly connectionBudget?: number;
 }
 
 export function createCheckContext(
@@ -96,6 +105,9 @@ export function createCheckContext(
   const systemResolver = services.systemResolvers[0];
   // shared by both question loaders: a question asked live and cached is still one question
   const budget = onFirstUse(() => createQuestionBudget(options.dnsQuestionBudget ?? dnsQuestionBudget(config)));
+  const connectionBudget = createConnectionBudget(
+    options.connectionBudget ?? connectionBudgetFor(Math.max(...Object.values(config.quota.costs))),
+  );
 
   // Every upstream question passes here: it waits for its family's process-wide slot (within this
   // request's signal), then is counted per family by outcome or failure kind (metrics.ts).
@@ -190,12 +202,28 @@ export function createCheckContext(
     ),
   );
 
-  const connections = onFirstUse(() => createConnectionLoaders(services.connections, assertAllowed, signal, observe));
+  const connections = onFirstUse(() =>
+    createConnectionLoaders(services.connections, assertAllowed, signal, connectionBudget, observe),
+  );
   const http = onFirstUse(() =>
-    createHttpLoaders({ http: config.http, connections: services.connections, guard: guard(), signal, observe }),
+    createHttpLoaders({
+      http: config.http,
+      connections: services.connections,
+      guard: guard(),
+      budget: connectionBudget,
+      signal,
+      observe,
+    }),
   );
   const smtp = onFirstUse(() =>
-    createSmtpLoaders({ smtp: config.smtp, connections: services.connections, assertAllowed, signal, observe }),
+    createSmtpLoaders({
+      smtp: config.smtp,
+      connections: services.connections,
+      assertAllowed,
+      signal,
+      budget: connectionBudget,
+      observe,
+    }),
   );
   const ping = onFirstUse(() =>
     createPingLoaders({ settings: config.ping, pingPath: services.pingPath, assertAllowed, signal, observe }),
@@ -219,6 +247,7 @@ export function createCheckContext(
   return {
     config,
     signal,
+    connectionBudget,
     ipFacts: (ip) => ipFactsLoader().load(ip),
     now: services.now,
     ports: services.ports,

@@ -13,7 +13,7 @@ import { unobserved, type ObserveUpstream } from '../platform/metrics.js';
 import { createRequestLoader } from './request-loader.js';
 import type { Config } from '../config.js';
 import type { TargetGuard } from '../probes/guard.js';
-import { fetchGuarded, type FetchOptions, type FetchResult } from '../probes/http/fetcher.js';
+import { fetchGuarded, type ConnectionAllowance, type FetchOptions, type FetchResult } from '../probes/http/fetcher.js';
 import type { ConnectionSettings } from '../probes/tls/settings.js';
 import { createHeadEndDetector } from '../probes/http/head-end.js';
 import { requestKey } from '../probes/http/redirects.js';
@@ -71,6 +71,8 @@ export interface HttpLoaderDependencies {
   /** trust anchors (tests: the lab root) and the TCP connect and TLS handshake bounds */
   readonly connections: ConnectionSettings;
   readonly guard: TargetGuard;
+  /** the request's connections to targets (connection-budget.ts): each connect attempt of a hop spends one */
+  readonly budget: ConnectionAllowance;
   /** the request's signal */
   readonly signal: AbortSignal;
   /** metrics: each distinct fetch is observed once, where the loader asks it (default: unobserved) */
@@ -157,6 +159,7 @@ function fetchWith(
   return fetchGuarded({
     url,
     guard: deps.guard,
+    connections: deps.budget,
     timeoutMs: http.timeoutMs,
     ...options,
     signal: deps.signal,

@@ -14,6 +14,7 @@ import { smtpSession, type SmtpSessionResult } from '../probes/smtp/session.js';
 import { unobserved, type ObserveUpstream } from '../platform/metrics.js';
 import { createRequestLoader } from './request-loader.js';
 import type { ConnectionSettings } from '../probes/tls/settings.js';
+import { spendThen, type ConnectionBudget } from './connection-budget.js';
 
 export interface SmtpQuestion {
   /** an address the target guard returned */
@@ -36,6 +37,8 @@ export interface SmtpLoaderDependencies {
   readonly connections: ConnectionSettings;
   readonly assertAllowed: (address: string, targetForMessage: string) => void;
   readonly signal: AbortSignal;
+  /** the request's connections to targets (connection-budget.ts): each distinct session spends one */
+  readonly budget: Pick<ConnectionBudget, 'spend'>;
   readonly observe?: ObserveUpstream;
 }
 
@@ -56,24 +59,26 @@ export function createSmtpLoaders(deps: SmtpLoaderDependencies): SmtpLoaders {
   const helo = heloName(smtp.heloName);
   const sessions = createRequestLoader(
     (q: SmtpQuestion) =>
-      observe(
-        'smtp',
-        () =>
-          smtpSession({
-            ip: q.ip,
-            port: q.port,
-            servername: q.servername,
-            heloName: helo,
-            starttls: true,
-            connectTimeoutMs: connections.connectTimeoutMs,
-            replyTimeoutMs: smtp.replyTimeoutMs,
-            handshakeTimeoutMs: connections.handshakeTimeoutMs,
-            sessionTimeoutMs: smtp.sessionTimeoutMs,
-            signal,
-            ...(connections.tlsCa !== undefined ? { ca: connections.tlsCa } : {}),
-            assertRemote: (remoteAddress) => deps.assertAllowed(remoteAddress, q.target),
-          }),
-        (r) => (r.starttls?.handshake ? 'starttls' : r.starttlsOffered ? 'tls-failed' : 'plain'),
+      spendThen(deps.budget, `an SMTP session with ${q.ip} port ${q.port}`, () =>
+        observe(
+          'smtp',
+          () =>
+            smtpSession({
+              ip: q.ip,
+              port: q.port,
+              servername: q.servername,
+              heloName: helo,
+              starttls: true,
+              connectTimeoutMs: connections.connectTimeoutMs,
+              replyTimeoutMs: smtp.replyTimeoutMs,
+              handshakeTimeoutMs: connections.handshakeTimeoutMs,
+              sessionTimeoutMs: smtp.sessionTimeoutMs,
+              signal,
+              ...(connections.tlsCa !== undefined ? { ca: connections.tlsCa } : {}),
+              assertRemote: (remoteAddress) => deps.assertAllowed(remoteAddress, q.target),
+            }),
+          (r) => (r.starttls?.handshake ? 'starttls' : r.starttlsOffered ? 'tls-failed' : 'plain'),
+        ),
       ),
     smtpQuestionKey,
   );

@@ -41,6 +41,9 @@ export function useCredits(): Plugin<RequestContext> {
         return undefined;
       }
       if (!price.needsKey) return undefined;
+      // what the operation costs bounds the connections its checks open (connection-budget.ts), paid
+      // here or with its job
+      ctx.scope.priceIs(price.total);
       if (!ctx.auth.ok) {
         setResultAndStopExecution({ errors: [requestError('UNAUTHENTICATED', 401, ctx.auth.error.message)] });
         return undefined;

@@ -51,6 +51,8 @@ export interface ConnectParameters {
   servername: string | null;
   targetForMessage: string;
   guard: Pick<TargetGuard, 'assertAllowed'>;
+  /** the request's connection budget: each connect attempt spends one (throws when none is left) */
+  connections?: { spend(what: string): void };
   bound: FetchBound;
   connectTimeoutMs: number;
   tlsTimeoutMs: number;
@@ -74,6 +76,7 @@ export async function openConnection(p: ConnectParameters): Promise<OpenedConnec
   for (const address of p.addresses) {
     const tcpStarted = performance.now();
     const connectTimeoutMs = Math.min(p.connectTimeoutMs, p.bound.remainingMs());
+    p.connections?.spend(`a TCP connection to ${address.address} port ${p.port}`);
     let socket: net.Socket;
     try {
       socket = await connectTcp(address, p.port, p.upstream, connectTimeoutMs, p.bound);

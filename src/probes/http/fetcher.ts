@@ -68,6 +68,11 @@ export interface FetchOptions {
    */
   urlFrom?: TargetOrigin;
   guard: TargetGuard;
+  /**
+   * the request's connections to targets (src/loaders/connection-budget.ts): each connect attempt spends
+   * one; with none left a redirect is not followed, and the chain so far is the result (redirectLimitReached)
+   */
+  connections?: ConnectionAllowance;
   /** bound of the whole fetch, redirects included (config http.timeoutMs) */
   timeoutMs: number;
   /** config http.maxRedirects */
@@ -104,6 +109,12 @@ export interface FetchOptions {
   body?: Buffer;
   /** more request fields, sent on every hop (a CORS preflight's Origin and Access-Control-Request-Method) */
   requestHeaders?: Readonly<Record<string, string>>;
+}
+
+/** What the fetcher needs of a connection budget: spend one (throwing when none is left), and how many are left. */
+export interface ConnectionAllowance {
+  spend(what: string): void;
+  readonly remaining: number;
 }
 
 export interface HopTiming {
@@ -176,7 +187,7 @@ export async function fetchGuarded(opts: FetchOptions): Promise<FetchResult> {
       const origin: TargetOrigin = hops.length === 0 ? (opts.urlFrom ?? 'upstream') : 'upstream';
       const exchange = await fetchHop(hopUrl, origin, method, opts, bound, (statusCode, headers) => {
         const decision = decideRedirect(hopUrl, statusCode, headers.location ?? null);
-        const follows = decision.kind === 'follow' && redirectsLeft > 0;
+        const follows = decision.kind === 'follow' && redirectsLeft > 0 && connectionLeft(opts);
         if (follows || opts.readBody === false) return false;
         return opts.readBody === 'any' || isHtmlContentType(headers['content-type']);
       });
@@ -186,7 +197,7 @@ export async function fetchGuarded(opts: FetchOptions): Promise<FetchResult> {
         exchange.hop.statusCode,
         exchange.hop.headers.location ?? null,
       );
-      if (decision.kind === 'follow' && redirectsLeft > 0) {
+      if (decision.kind === 'follow' && redirectsLeft > 0 && connectionLeft(opts)) {
         const nextKey = requestKey(decision.url);
         const loopStart = requested.indexOf(nextKey);
         if (loopStart !== -1) {
@@ -223,6 +234,11 @@ export async function fetchGuarded(opts: FetchOptions): Promise<FetchResult> {
   } finally {
     deadline.release();
   }
+}
+
+/** Whether the request may open another connection for a redirect hop (no budget: always). */
+function connectionLeft(opts: FetchOptions): boolean {
+  return opts.connections === undefined || opts.connections.remaining > 0;
 }
 
 /** "host:port" naming the server of a URL in errors. */
@@ -294,6 +310,7 @@ async function fetchHop(
     servername: target.kind === 'hostname' ? target.hostname : null,
     targetForMessage: url.hostname,
     guard: opts.guard,
+    ...(opts.connections ? { connections: opts.connections } : {}),
     bound,
     connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     tlsTimeoutMs: opts.tlsTimeoutMs ?? DEFAULT_TLS_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectionBudgetError, createConnectionBudget } from '../../../src/loaders/connection-budget.js';
 import {
   createConnectionLoaders,
   tcpQuestionKey,
@@ -35,6 +36,7 @@ async function loaders(
     connectionSettings({ tlsCa: pki.root.cert, connectTimeoutMs: 1000, handshakeTimeoutMs: 1000 }),
     assertAllowed,
     signal,
+    createConnectionBudget(1000),
   );
 }
 
@@ -83,6 +85,24 @@ describe('createConnectionLoaders', () => {
     expect(a.alpn).toBe('h2');
     expect(c.alpn).toBeNull();
     expect(a.authorized).toBe(true);
+    expect(server.tcpConnections()).toBe(2);
+  });
+
+  it("spends one connection of the request's budget per distinct question, and refuses past it before connecting", async () => {
+    const server = await goodServer();
+    const pki = await labPki();
+    const budget = createConnectionBudget(2);
+    const l = createConnectionLoaders(
+      connectionSettings({ tlsCa: pki.root.cert, connectTimeoutMs: 1000, handshakeTimeoutMs: 1000 }),
+      () => {},
+      new AbortController().signal,
+      budget,
+    );
+    await Promise.all([l.tlsHandshake(question(server.port)), l.tlsHandshake(question(server.port))]);
+    await l.tcpProbe({ ip: '127.0.0.1', port: server.port, target: LAB_HOST });
+    expect(budget.used).toBe(2);
+    const refused = await rejectionOf(l.tlsHandshake(question(server.port, { alpn: ['h2'] })));
+    expect(refused).toBeInstanceOf(ConnectionBudgetError);
     expect(server.tcpConnections()).toBe(2);
   });
 

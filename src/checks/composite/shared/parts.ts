@@ -23,6 +23,10 @@ export interface PartSpec {
   readonly id: string;
   /** the human-readable name (`TLS rating`) */
   readonly label: string;
+  /** how the composite's description names the part, when not by its label (`a light TLS grade`) */
+  readonly named?: string;
+  /** a sentence of the composite's description about the part: what it does differently from its check */
+  readonly note?: string;
   /** where the part sits among the joined parts, ascending (after the composite's own checks) */
   readonly order: number;
   /** the details type's description: what the part reports and its rule, status by status */

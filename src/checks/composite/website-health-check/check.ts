@@ -31,11 +31,13 @@ defineCheck({
   // written once every part has joined (the schema reads it then): it names them
   get description() {
     const parts = websiteParts.joined;
-    const names = [...OWN_PARTS, ...parts.map((p) => p.spec.label)];
+    const names = [...OWN_PARTS, ...parts.map((p) => p.spec.named ?? p.spec.label)];
+    const notes = parts.flatMap((p) => (p.spec.note === undefined ? [] : [`${p.spec.note} `])).join('');
     return (
       `${names.slice(0, -1).join(', ')} and ${names.at(-1)} of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). ` +
-      "The parts run concurrently and share the single checks' questions (one fetch, one handshake, one TLS rating): in one GraphQL operation with tlsRating or httpRating of the same site, the site is rated once. " +
-      `The details of ${listInProse(parts.map((p) => p.check.tool))} are those checks' data. A part that fails is that check's error; a refused target is a 400.`
+      "The parts run concurrently and share the single checks' questions (one fetch, one handshake). " +
+      notes +
+      `The details of ${listInProse(parts.map((p) => p.check.tool))} have those checks' fields. A part that fails is that check's error; a refused target is a 400.`
     );
   },
   args: (arg) => ({ target: arg.string({ required: true, description: 'A domain, or an http(s) URL.' }) }),

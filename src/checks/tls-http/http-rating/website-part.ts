@@ -39,6 +39,7 @@ export function httpRatingFinding(result: HttpRatingResult): Finding<HttpRatingR
 export const websiteHealthPart = websiteParts.part({
   id: 'http-rating',
   label: 'HTTP security rating',
+  note: 'In one GraphQL operation with httpRating of the same site, the site is rated once.',
   order: 140,
   description: `http-rating — the MDN HTTP Observatory's grade of the target: ${RATING_STATUS_RULE}`,
   fieldDescription: "http-rating's data for the target; null when the rating could not run.",

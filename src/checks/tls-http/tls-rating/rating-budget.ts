@@ -2,8 +2,10 @@
  * The bounds of one tls-rating (docs/contract/grades.md "The grade (the contract)", its last paragraph): at
  * most `handshakes` connections in all, `concurrency` at once, and nothing started or awaited past the
  * deadline. A probe the bounds refuse is `skipped`, and the rating says it is partial. (The process-wide
- * outbound caps apply underneath, in the loaders.)
+ * outbound caps apply underneath, in the loaders, and so does the request's connection budget: a probe it
+ * refuses — another field of the operation spent it — is skipped the same way.)
  */
+import { ConnectionBudgetError } from '../../../loaders/connection-budget.js';
 
 export const SKIPPED: unique symbol = Symbol('skipped');
 export type Skipped = typeof SKIPPED;
@@ -70,7 +72,16 @@ export function createRatingBudget(options: {
       );
       settled.finally(release);
       const outcome = await Promise.race([settled, expiry]);
-      if (outcome === SKIPPED) exhausted = true;
+      if (outcome === SKIPPED) {
+        exhausted = true;
+        return SKIPPED;
+      }
+      if (outcome.status === 'rejected' && outcome.reason instanceof ConnectionBudgetError) {
+        // refused before it connected: not a connection of the rating's
+        used--;
+        exhausted = true;
+        return SKIPPED;
+      }
       return outcome;
     },
     get used() {

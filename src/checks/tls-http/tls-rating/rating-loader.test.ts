@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRatingLoaders, tlsRatingQuestionKey } from './rating-loader.js';
 
-const question = { host: 'www.example.org', port: 443, ip: '192.0.2.1' };
+const question = { host: 'www.example.org', port: 443, ip: '192.0.2.1', light: false };
 
 describe('the TLS rating loader', () => {
   it('rates a question once: a second caller, even while the first runs, gets the same answer', async () => {
@@ -22,7 +22,7 @@ describe('the TLS rating loader', () => {
     expect(later).toBe(first);
   });
 
-  it('rates each (host, port, address) on its own', async () => {
+  it('rates each (host, port, address, light or full) on its own', async () => {
     const loaders = createRatingLoaders();
     const asked: string[] = [];
     const rate = (q: typeof question) => () => {
@@ -34,14 +34,16 @@ describe('the TLS rating loader', () => {
       { ...question, port: 8443 },
       { ...question, ip: '192.0.2.2' },
       { ...question, host: 'example.org' },
+      { ...question, light: true },
     ]) {
       await loaders.tlsRating(q, rate(q));
     }
     expect(asked).toEqual([
-      'www.example.org|443|192.0.2.1',
-      'www.example.org|8443|192.0.2.1',
-      'www.example.org|443|192.0.2.2',
-      'example.org|443|192.0.2.1',
+      'www.example.org|443|192.0.2.1|full',
+      'www.example.org|8443|192.0.2.1|full',
+      'www.example.org|443|192.0.2.2|full',
+      'example.org|443|192.0.2.1|full',
+      'www.example.org|443|192.0.2.1|light',
     ]);
   });
 

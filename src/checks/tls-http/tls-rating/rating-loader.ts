@@ -21,6 +21,8 @@ export interface TlsRatingQuestion {
   readonly port: number;
   /** the address rated, one the target guard returned */
   readonly ip: string;
+  /** website-health-check's light grade, a rating of its own (its handshakes are shared through the connection loaders) */
+  readonly light: boolean;
 }
 
 export interface RatingLoaders {
@@ -29,7 +31,7 @@ export interface RatingLoaders {
 }
 
 export function tlsRatingQuestionKey(question: TlsRatingQuestion): string {
-  return `${question.host}|${question.port}|${question.ip}`;
+  return `${question.host}|${question.port}|${question.ip}|${question.light ? 'light' : 'full'}`;
 }
 
 interface AskedRating {

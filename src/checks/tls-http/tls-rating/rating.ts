@@ -46,6 +46,11 @@ export interface TlsRatingData {
   partial: boolean;
   /** connections made: TLS handshakes and hand-built hellos */
   handshakes: number;
+  /**
+   * website-health-check's light grade (run.ts TlsRatingInput.light): versions, each one's preferred
+   * suite, the certificate and chain, HSTS; false for tls-rating's full enumeration
+   */
+  light: boolean;
   protocols: RatedProtocol[];
   cipherSuites: RatedSuite[];
   preferred: { version: RatedVersion; name: string }[];
@@ -78,6 +83,7 @@ export interface RatingObservations {
   readonly durationMs: number;
   readonly partial: boolean;
   readonly handshakes: number;
+  readonly light: boolean;
   readonly protocols: Readonly<Record<RatedVersion, { result: RatedProtocolResult; note: string | null }>>;
   readonly accepted: readonly { readonly version: RatedVersion; readonly suite: CipherSuite }[];
   readonly preferred: readonly { readonly version: RatedVersion; readonly name: string }[];
@@ -221,6 +227,7 @@ export function tlsRatingData(observed: RatingObservations, guidelines: MozillaG
     durationMs: observed.durationMs,
     partial: observed.partial,
     handshakes: observed.handshakes,
+    light: observed.light,
     protocols: RATED_VERSIONS.map((version) => ({ version, ...observed.protocols[version] })),
     cipherSuites,
     preferred: [...observed.preferred].sort(

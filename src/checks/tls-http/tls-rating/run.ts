@@ -68,11 +68,52 @@ interface Accepted {
   readonly suite: CipherSuite;
 }
 
+/** Connections kept for the HSTS fetch and the AIA fetches (rating-certificate.ts), which are not handshakes. */
+const FETCHES_RESERVED = 4;
+
+/**
+ * At most `tls.ratingHandshakes`, and no more than the request's connection budget leaves once the
+ * fetches are reserved (src/loaders/connection-budget.ts): the enumeration is planned within what the
+ * request may open, so it is graded `partial` rather than cut off.
+ */
+function ratingHandshakes(ctx: CheckContext, light: boolean): number {
+  const cap = light ? LIGHT_RATING_HANDSHAKES : ctx.config.tls.ratingHandshakes;
+  return Math.max(0, Math.min(cap, ctx.connectionBudget.remaining - FETCHES_RESERVED));
+}
+
+/**
+ * The light grade's handshakes: round 1 is one per version this side offers (four) and one hand-built
+ * ClientHello for SSLv3 (a version the library lacks is asked by hand instead, not as well); one spare.
+ */
+export const LIGHT_RATING_HANDSHAKES = 6;
+
+/** Node's name of an ephemeral ECDH key's curve (getEphemeralKeyInfo) → the group's name in grades.md. */
+const EPHEMERAL_GROUPS: Readonly<Record<string, string>> = {
+  x25519: 'x25519',
+  x448: 'x448',
+  prime256v1: 'secp256r1',
+  secp256r1: 'secp256r1',
+  'p-256': 'secp256r1',
+  secp384r1: 'secp384r1',
+  'p-384': 'secp384r1',
+  secp521r1: 'secp521r1',
+  'p-521': 'secp521r1',
+  x25519mlkem768: 'X25519MLKEM768',
+};
+
+/** The group a completed handshake used, when its key exchange names one (the light grade's groups). */
+function groupUsed(result: TlsHandshakeResult): string | null {
+  const key = result.ephemeralKey;
+  if (!key || key.name === null || key.type === 'DH') return null;
+  return EPHEMERAL_GROUPS[key.name.toLowerCase()] ?? null;
+}
+
 /** The check fails (rather than reports) on a refused address, the request ending, or a bug. */
-function assertFinding(outcome: Outcome<unknown>): void {
-  if (outcome === SKIPPED || outcome.status !== 'rejected') return;
+function assertFinding<T>(outcome: Outcome<T>): Outcome<T> {
+  if (outcome === SKIPPED || outcome.status !== 'rejected') return outcome;
   const reason: unknown = outcome.reason;
   if (!(reason instanceof ProbeError) || reason.kind === 'ABORTED') throw reason;
+  return outcome;
 }
 
 function fulfilled<T>(outcome: Outcome<T>): T | null {
@@ -132,6 +173,13 @@ export interface TlsRatingInput {
   domain: string;
   port: number;
   /**
+   * The light grade (website-health-check's part, docs/tools/notes/website-health-check.md): round 1 only —
+   * the versions and each one's preferred suite, the certificate and chain, the groups those handshakes
+   * used, HSTS — in at most LIGHT_RATING_HANDSHAKES handshakes, graded by the same rules over what it saw.
+   * The full enumeration of suites and groups is tls-rating's.
+   */
+  light?: boolean;
+  /**
    * A bound of the caller's within the rating's own: a composite's part ends before the request does,
    * and a rating that stops in time is graded (`partial`) where one cut off by the part is only an error.
    */
@@ -148,24 +196,30 @@ export async function runTlsRating(ctx: CheckContext, input: TlsRatingInput): Pr
   // Once per (host, port, address) per request (src/checks/tls-http/tls-rating/rating-loader.ts): tlsRating and
   // website-health-check's tls-rating part in one operation share one enumeration, under the bounds of
   // whichever asked first.
-  return ctx
-    .use(tlsRatings)
-    .tlsRating({ host: domain, port, ip }, () =>
-      enumerateAndGrade(ctx, { domain, port, ip, started, deadlineMs: input.deadlineMs ?? RATING_DEADLINE_MS }),
-    );
+  const light = input.light === true;
+  return ctx.use(tlsRatings).tlsRating({ host: domain, port, ip, light }, () =>
+    enumerateAndGrade(ctx, {
+      domain,
+      port,
+      ip,
+      started,
+      deadlineMs: input.deadlineMs ?? RATING_DEADLINE_MS,
+      light,
+    }),
+  );
 }
 
 async function enumerateAndGrade(
   ctx: CheckContext,
-  rating: { domain: string; port: number; ip: string; started: number; deadlineMs: number },
+  rating: { domain: string; port: number; ip: string; started: number; deadlineMs: number; light: boolean },
 ): Promise<TlsRatingData> {
-  const { domain, port, ip, started } = rating;
+  const { domain, port, ip, started, light } = rating;
   const servername = net.isIP(domain) === 0 ? domain : null;
   const offer = await localOffer();
   const now = new Date(ctx.now());
   const requestBoundMs = ctx.config.server.compositeTimeoutMs - ANSWER_MARGIN_MS;
   const budget: RatingBudget = createRatingBudget({
-    handshakes: ctx.config.tls.ratingHandshakes,
+    handshakes: ratingHandshakes(ctx, light),
     concurrency: ctx.config.tls.ratingConcurrency,
     deadlineMs: Math.max(0, Math.min(RATING_DEADLINE_MS, requestBoundMs, rating.deadlineMs)),
   });
@@ -183,8 +237,7 @@ async function enumerateAndGrade(
         target: domain,
       }),
     );
-    assertFinding(outcome);
-    return outcome;
+    return assertFinding(outcome);
   };
   const hello = async (version: HelloVersion, suites: readonly CipherSuite[], groups?: readonly number[]) => {
     const outcome = await budget.run(() =>
@@ -195,8 +248,7 @@ async function enumerateAndGrade(
         hello: { version, cipherSuites: suites.map((s) => s.code), servername, ...(groups ? { groups } : {}) },
       }),
     );
-    assertFinding(outcome);
-    return outcome;
+    return assertFinding(outcome);
   };
 
   const accepted = new Map<string, Accepted>();
@@ -277,7 +329,8 @@ async function enumerateAndGrade(
           .map((s) => handshake(version, openSslList([s], version)).then((o) => void observe(version, fulfilled(o)))),
       ).then(() => undefined);
     const familyProbes: Promise<void>[] = [];
-    for (const version of NODE_VERSIONS.filter((v) => v !== 'TLSv1.3' && mains.has(v))) {
+    // The light grade stops at round 1's suites (the preferred one of each version); so below.
+    for (const version of NODE_VERSIONS.filter((v) => !light && v !== 'TLSv1.3' && mains.has(v))) {
       const byFamily = new Map<string, CipherSuite[]>();
       for (const suite of nodeSuites(offer, version)) {
         const key = familyKey(suite);
@@ -295,19 +348,22 @@ async function enumerateAndGrade(
         );
       }
     }
-    const tls13Probes = mains.has('TLSv1.3')
-      ? nodeSuites(offer, 'TLSv1.3')
-          .filter((s) => !isAccepted('TLSv1.3', s))
-          .map((s) =>
-            handshake('TLSv1.3', openSslList([s], 'TLSv1.3')).then((o) => void observe('TLSv1.3', fulfilled(o))),
-          )
-      : [];
+    const tls13Probes =
+      !light && mains.has('TLSv1.3')
+        ? nodeSuites(offer, 'TLSv1.3')
+            .filter((s) => !isAccepted('TLSv1.3', s))
+            .map((s) =>
+              handshake('TLSv1.3', openSslList([s], 'TLSv1.3')).then((o) => void observe('TLSv1.3', fulfilled(o))),
+            )
+        : [];
 
-    const orderChecks = [...mains.keys()].map(async (version) => {
-      const reversed = nodeSuites(offer, version).reverse();
-      const outcome = await handshake(version, openSslList(reversed, version));
-      return { version, suite: observe(version, fulfilled(outcome)) };
-    });
+    const orderChecks = [...mains.keys()]
+      .filter(() => !light)
+      .map(async (version) => {
+        const reversed = nodeSuites(offer, version).reverse();
+        const outcome = await handshake(version, openSslList(reversed, version));
+        return { version, suite: observe(version, fulfilled(outcome)) };
+      });
 
     // Groups one at a time. With TLS 1.3 by hand-built ClientHellos without a key share: a server that
     // takes the group answers a HelloRetryRequest naming it (RFC 8446 §4.1.4), so no key exchange is
@@ -317,29 +373,31 @@ async function enumerateAndGrade(
     // suites through the prober (RFC 8422 §5.1.1: the ServerHello does not name the curve).
     const tls13Suites = nodeSuites(offer, 'TLSv1.3');
     const ecdheSuites = best === undefined ? [] : nodeSuites(offer, best).filter((s) => s.keyExchange === 'ECDHE');
-    const groupChecks = mains.has('TLSv1.3')
-      ? offer.groups.map(async (group) => {
-          const code = GROUP_CODES[group];
-          if (code === undefined) return null;
-          const answer = fulfilled(await hello('TLSv1.3', tls13Suites, [code]));
-          return answer?.kind === 'server-hello' &&
-            answer.version === PROTOCOL_CODES['TLSv1.3'] &&
-            answer.group === code
-            ? group
-            : null;
-        })
-      : best === undefined || ecdheSuites.length === 0
-        ? []
-        : offer.groups
-            .filter((g) => !g.startsWith('ffdhe') && !POST_QUANTUM_GROUPS.includes(g))
-            .map(async (group) => {
-              const outcome = await handshake(best, openSslList(ecdheSuites, best), GROUP_OPENSSL_NAMES[group]);
-              return observe(best, fulfilled(outcome)) ? group : null;
-            });
+    const groupChecks = light
+      ? [...new Set([...mains.values()].map(groupUsed))].map(async (group) => group)
+      : mains.has('TLSv1.3')
+        ? offer.groups.map(async (group) => {
+            const code = GROUP_CODES[group];
+            if (code === undefined) return null;
+            const answer = fulfilled(await hello('TLSv1.3', tls13Suites, [code]));
+            return answer?.kind === 'server-hello' &&
+              answer.version === PROTOCOL_CODES['TLSv1.3'] &&
+              answer.group === code
+              ? group
+              : null;
+          })
+        : best === undefined || ecdheSuites.length === 0
+          ? []
+          : offer.groups
+              .filter((g) => !g.startsWith('ffdhe') && !POST_QUANTUM_GROUPS.includes(g))
+              .map(async (group) => {
+                const outcome = await handshake(best, openSslList(ecdheSuites, best), GROUP_OPENSSL_NAMES[group]);
+                return observe(best, fulfilled(outcome)) ? group : null;
+              });
 
     // Legacy suites by hand, per version: offer all that remain, note the one chosen, until refused.
     const legacyChecks = (['SSLv3', 'TLSv1', 'TLSv1.1', 'TLSv1.2'] as const)
-      .filter((v) => supported.includes(v))
+      .filter((v) => !light && supported.includes(v))
       .map(async (version) => {
         let remaining = handBuiltSuites(offer, version).filter((s) => !isAccepted(version, s));
         while (remaining.length > 0) {
@@ -417,7 +475,15 @@ async function enumerateAndGrade(
         preferred,
         serverOrder,
         groups,
-        postQuantum: canOfferPostQuantum ? groups.some((g) => POST_QUANTUM_GROUPS.includes(g)) : null,
+        // the light grade saw only the groups its handshakes used: a post-quantum one proves support, none proves nothing
+        postQuantum: !canOfferPostQuantum
+          ? null
+          : groups.some((g) => POST_QUANTUM_GROUPS.includes(g))
+            ? true
+            : light
+              ? null
+              : false,
+        light,
         dhBits,
         certificate: main === null ? null : observedCertificate(domain, main, aiaTrusted, now),
         hsts,

@@ -117,6 +117,10 @@ export const TlsRating = builder.objectRef<TlsRatingData>('TlsRating').implement
         "True when the rating's bounds (handshakes, 30 s) stopped the enumeration: what was learnt is graded.",
     }),
     handshakes: t.exposeInt('handshakes', { description: 'Connections made (TLS handshakes and hand-built hellos).' }),
+    light: t.exposeBoolean('light', {
+      description:
+        "True for website-health-check's light grade: the versions, each one's preferred suite, the certificate and chain, the groups those handshakes used and HSTS, in a handful of handshakes, graded by the same rules over what it saw. The full enumeration of suites and groups (serverOrder, every accepted suite) is tls-rating's, where this is false.",
+    }),
     protocols: t.field({ type: [TlsRatingProtocol], resolve: (r) => r.protocols }),
     cipherSuites: t.field({ type: [TlsRatingSuite], resolve: (r) => r.cipherSuites }),
     preferred: t.field({ type: [TlsRatingPreferred], resolve: (r) => r.preferred }),

@@ -1,12 +1,15 @@
 /**
- * tls-rating as a part of website-health-check (docs/contract/grades.md "website-health-check"): the rating
- * of the ssl check's port, asked as the single check asks it (the whole rating once per host, port and
- * address per request: an operation selecting tlsRating for the same site rates it once). The rating is
- * given the part's bound less RATING_ANSWER_MARGIN_MS, so that a slow server is graded on what was learnt
- * (`partial`) rather than cut off; a rating another field started first keeps that field's bounds, and if
- * it is still running at the part's bound the part is error.
+ * tls-rating as a part of website-health-check (docs/contract/grades.md "website-health-check"): the light
+ * grade of the ssl check's port (run.ts TlsRatingInput.light: versions, each one's preferred suite,
+ * certificate and chain, HSTS, in a handful of handshakes), so that the composite stays within its price's
+ * connections (docs/tools/notes/website-health-check.md); the full enumeration is tls-rating's. The grade is
+ * asked of the loaders as the single check asks a rating (the light grade once per host, port and address
+ * per request), so an operation selecting tlsRating for the same site shares the light grade's handshakes.
+ * The rating is given the part's bound less RATING_ANSWER_MARGIN_MS, so that a slow server is graded on what
+ * was learnt (`partial`) rather than cut off; a rating another field started first keeps that field's
+ * bounds, and if it is still running at the part's bound the part is error.
  */
-import { listInProse } from '../../composite/shared/verdict.js';
+import { listInProse, type HealthCheckStatus } from '../../composite/shared/verdict.js';
 import type { Finding } from '../../composite/shared/finding.js';
 import { websiteParts } from '../../composite/website-health-check/parts.js';
 import { RATING_STATUS_RULE, ratingGradeStatus } from '../../composite/website-health-check/rules.js';
@@ -38,11 +41,15 @@ export function tlsRatingFinding(data: TlsRatingData): Finding<TlsRatingData> {
   const { grade } = data;
   const status = ratingGradeStatus(grade.letter);
   const partial = data.partial ? "; partial: the rating's bounds cut the enumeration short" : '';
-  const graded = `The TLS configuration on port ${data.port} grades ${grade.letter} (SSL Labs method, score ${grade.score}${partial})`;
-  if (status === 'ok') return { status, summary: `${graded}.`, details };
+  const kind = data.light ? 'a light grade of its versions, preferred suites and certificate' : 'SSL Labs method';
+  const graded = `The TLS configuration on port ${data.port} grades ${grade.letter} (${kind}, score ${grade.score}${partial})`;
+  // what the light grade did not enumerate, tls-rating does
+  const full = data.light ? ' Run tls-rating for the full enumeration of suites and groups.' : '';
+  const finding = (status: HealthCheckStatus, summary: string) => ({ status, summary: `${summary}${full}`, details });
+  if (status === 'ok') return finding(status, `${graded}.`);
   if (grade.letter === 'A-') {
     const warnings = grade.warnings.map((w) => w.reason);
-    return { status, summary: `${graded}: ${listInProse(warnings)}; fix that for an A+.`, details };
+    return finding(status, `${graded}: ${listInProse(warnings)}; fix that for an A+.`);
   }
   const gate = certificateGateReason(data);
   const reasons = [...(gate === null ? [] : [gate]), ...grade.caps.map((c) => c.reason)];
@@ -51,17 +58,21 @@ export function tlsRatingFinding(data: TlsRatingData): Finding<TlsRatingData> {
     gate === null
       ? 'turn off the versions and suites named (tls-rating lists each cap)'
       : `install a certificate from a public CA that names ${data.host}, with its full chain`;
-  return { status, summary: `${graded}: ${listInProse(reasons)}; ${remedy}.`, details };
+  return finding(status, `${graded}: ${listInProse(reasons)}; ${remedy}.`);
 }
 
 export const websiteHealthPart = websiteParts.part({
   id: 'tls-rating',
   label: 'TLS rating',
+  named: 'a light TLS grade',
+  note: "tlsRating in the same GraphQL operation shares the TLS part's handshakes. The TLS rating is a light grade (light: true: versions, each one's preferred suite, certificate and chain, HSTS, in a handful of handshakes, graded by the same rules), so that the check opens at most 10 connections to the site per credit; the full enumeration of suites and groups is tls-rating's.",
   order: 130,
   description: `tls-rating — the SSL Labs grade of the HTTPS port (the ssl check's): ${RATING_STATUS_RULE} A rating its bounds cut short is graded on what it learnt (partial); one that could not finish within the check's bound is error.`,
   fieldDescription: "tls-rating's data for the site's HTTPS port; null when the rating could not run.",
   run: async (site) => {
     const deadlineMs = site.bound.remainingMs() - RATING_ANSWER_MARGIN_MS;
-    return tlsRatingFinding(await runTlsRating(site.checks, { domain: site.hostname, port: site.sslPort, deadlineMs }));
+    return tlsRatingFinding(
+      await runTlsRating(site.checks, { domain: site.hostname, port: site.sslPort, deadlineMs, light: true }),
+    );
   },
 });

@@ -7,6 +7,7 @@ import { ProbeError } from '../../../../src/probes/errors.js';
 import type { CheckedTarget, TargetGuard } from '../../../../src/probes/guard.js';
 import { createTargetGuard } from '../../../../src/probes/guard.js';
 import { fetchGuarded, type FetchOptions } from '../../../../src/probes/http/fetcher.js';
+import { ConnectionBudgetError, createConnectionBudget } from '../../../../src/loaders/connection-budget.js';
 import type { HostOrIp } from '../../../../src/validation.js';
 import {
   HUGE_BODY_BYTES,
@@ -248,6 +249,25 @@ describe('fetchGuarded: redirects', () => {
     expect(result.requestedUrl).toBe(first);
     expect(result.redirectLimitReached).toBe(false);
     expect(checked).toHaveLength(5);
+    await lab.waitForAllClosed();
+  });
+
+  it("spends a connection of the request's budget per hop, and stops following redirects when none is left", async () => {
+    const { guard } = stubGuard();
+    const budget = createConnectionBudget(2);
+    const before = lab.connectionCount();
+    const result = await fetchGuarded(options(lab.url('/chain/5', 'site.lab.test'), guard, { connections: budget }));
+    expect(result.hops.map((h) => h.url)).toEqual(['/chain/5', '/chain/4'].map((p) => lab.url(p, 'site.lab.test')));
+    // the chain so far is the finding, as at maxRedirects
+    expect(result).toMatchObject({ redirectLimitReached: true, final: { statusCode: 302 } });
+    expect(budget.remaining).toBe(0);
+    expect(lab.connectionCount() - before).toBe(2);
+    // with nothing left, not even the first hop connects
+    const error = await rejection(
+      fetchGuarded(options(lab.url('/ok', 'site.lab.test'), guard, { connections: createConnectionBudget(0) })),
+    );
+    expect(error).toBeInstanceOf(ConnectionBudgetError);
+    expect(lab.connectionCount() - before).toBe(2);
     await lab.waitForAllClosed();
   });
 

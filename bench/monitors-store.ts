@@ -1,0 +1,155 @@
+/**
+ * The monitors' store on the embedded database (issue 34 "Targets"; src/monitors/store/): 100,000 stored
+ * runs (5 monitors × 100 targets × 2 checks — tls-rating and mailhealth-check, the largest answers — × 100
+ * runs, `monitors.keepRuns` 100), written through the store's commit (diff, state and events included);
+ * then reading one target × check's last 100 runs (target < 20 ms) and the heap of the process holding
+ * the store (after a full collection; target < 60 MB). The figures are measured in a child process of
+ * their own (`--measure`), so that no other benchmark's heap is counted.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunOutcome } from '../src/monitors/evaluate.js';
+import { EmbeddedMonitorStore } from '../src/monitors/store/embedded-monitor-store.js';
+import type { MonitorRecord } from '../src/monitors/store/records.js';
+import { openEmbeddedDb } from '../src/platform/embedded-db.js';
+
+const MONITORS = 5;
+const TARGETS = 100;
+const CHECKS = ['tls-rating', 'mailhealth-check'];
+const RUNS = 100;
+const READS = 300;
+const MB = 1_048_576;
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * p) - 1)]!;
+}
+
+export async function benchMonitorsStore(): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', import.meta.filename, '--measure'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`the monitors' store benchmark exited with ${code}`);
+}
+
+async function measure(): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  const examples = JSON.parse(readFileSync(join(import.meta.dirname, '../data/openapi-examples.json'), 'utf8'));
+  const answers = Object.fromEntries(CHECKS.map((check) => [check, examples[check].body.data]));
+  const dir = mkdtempSync(join(tmpdir(), 'netdiag-bench-monitors-'));
+  const store = new EmbeddedMonitorStore(openEmbeddedDb(dir), { keepRuns: RUNS, keepEventsDays: 90 });
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const t0 = Date.parse('2026-12-01T00:00:00.000Z');
+  const ids = Array.from({ length: MONITORS }, (_, m) => `mon_bench${m}`);
+  for (const id of ids) {
+    const monitor: MonitorRecord = {
+      id,
+      keyId: 'bench-key',
+      name: id,
+      checks: CHECKS,
+      targets: Array.from({ length: TARGETS }, (_, t) => `site${t}.example`),
+      params: {},
+      every: '15m',
+      everyMs: 900_000,
+      warnDays: 21,
+      public: false,
+      paused: false,
+      notify: null,
+      secret: 's',
+      createdAt: new Date(t0).toISOString(),
+      updatedAt: new Date(t0).toISOString(),
+    };
+    await store.create(monitor, { maxPerKey: 100, maxPairsPerKey: 1_000_000 });
+  }
+
+  // the writes: each run of each monitor as the scheduler will make it, its items committed concurrently
+  const writeStarted = performance.now();
+  for (let run = 0; run < RUNS; run++) {
+    const at = new Date(t0 + run * 900_000);
+    const runId = at.toISOString();
+    const outcomes = Object.fromEntries(
+      CHECKS.map((check) => {
+        const data = structuredClone(answers[check]);
+        // a change every tenth run, so that events are made and stored as in life
+        if (check === 'tls-rating') data.grade.letter = Math.floor(run / 10) % 2 === 0 ? 'A+' : 'B';
+        return [check, { ok: true, status: 200, data } as RunOutcome];
+      }),
+    );
+    await Promise.all(
+      ids.map(async (id) => {
+        await store.beginRun(id, { runId, at, nextRunAt: new Date(at.getTime() + 900_000) });
+        await store.recordCharge(id, runId, true, at);
+        const commits: Promise<unknown>[] = [];
+        for (let targetIndex = 0; targetIndex < TARGETS; targetIndex++)
+          for (const check of CHECKS)
+            commits.push(store.recordOutcome(id, { runId, targetIndex, check, at, outcome: outcomes[check]! }));
+        await Promise.all(commits);
+        await store.finishRun(id, runId, at);
+      }),
+    );
+  }
+  const writeSeconds = (performance.now() - writeStarted) / 1000;
+  const stored = MONITORS * TARGETS * CHECKS.length * RUNS;
+
+  gc();
+  const heapAfterWrites = process.memoryUsage().heapUsed;
+
+  // the reads: a target × check's last 100 runs, at random
+  const pairTimes: number[] = [];
+  for (let i = 0; i < READS; i++) {
+    const id = ids[i % MONITORS]!;
+    const started = performance.now();
+    const page = await store.history(id, {
+      targetIndex: Math.floor(Math.random() * TARGETS),
+      check: CHECKS[i % CHECKS.length]!,
+      limit: 100,
+    });
+    pairTimes.push(performance.now() - started);
+    if (page.items.length !== 100) throw new Error(`read ${page.items.length} runs`);
+  }
+  const monitorTimes: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const started = performance.now();
+    await store.history(ids[i % MONITORS]!, { limit: 100 });
+    monitorTimes.push(performance.now() - started);
+  }
+  const stateTimes: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const started = performance.now();
+    await store.states(ids[i % MONITORS]!);
+    stateTimes.push(performance.now() - started);
+  }
+  gc();
+  const heapAfterReads = process.memoryUsage().heapUsed;
+  const diskMb =
+    Number(
+      execFileSync('du', ['-sk', join(dir, 'db')])
+        .toString()
+        .split('\t')[0],
+    ) / 1024;
+  const events = (await store.events(ids[0]!, { limit: 1000 })).items.length;
+
+  console.log(`\n## monitors' store: ${stored} stored runs in the embedded database (lmdb)`);
+  console.log(
+    `writes: ${(stored / writeSeconds).toFixed(0)} outcomes/s committed with their state and events (${writeSeconds.toFixed(1)} s); ` +
+      `${events} events per monitor; database ${diskMb.toFixed(0)} MB on disk`,
+  );
+  console.log(
+    `a target × check's last 100 runs: median ${percentile(pairTimes, 0.5).toFixed(2)} ms, p95 ${percentile(pairTimes, 0.95).toFixed(2)} ms (target < 20 ms); ` +
+      `a monitor's last 100 runs across pairs: p95 ${percentile(monitorTimes, 0.95).toFixed(2)} ms; ` +
+      `a monitor's ${TARGETS * CHECKS.length} pair states: p95 ${percentile(stateTimes, 0.95).toFixed(2)} ms`,
+  );
+  console.log(
+    `heap after a full collection: ${(heapAfterWrites / MB).toFixed(1)} MB after the writes, ${(heapAfterReads / MB).toFixed(1)} MB after the reads ` +
+      `(${(heapBefore / MB).toFixed(1)} MB before; target < 60 MB); rss ${(process.memoryUsage().rss / MB).toFixed(0)} MB (the map of the database's pages counts in rss, not the heap)`,
+  );
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (process.argv.includes('--measure')) await measure();
+else if (import.meta.url === `file://${process.argv[1]}`) await benchMonitorsStore();

@@ -1,0 +1,16 @@
+/**
+ * A child process for the store's crash test (./embedded-monitor-store.test.ts): commits the runs of
+ * ./store-fixture.ts one by one and tells the parent after each, until it is killed.
+ */
+import { openEmbeddedDb } from '../../../src/platform/embedded-db.js';
+import { EmbeddedMonitorStore } from '../../../src/monitors/store/embedded-monitor-store.js';
+import { commitRun, RUNS } from './store-fixture.js';
+
+const [dataDir, monitorId] = process.argv.slice(2);
+const store = new EmbeddedMonitorStore(openEmbeddedDb(dataDir!), { keepRuns: 100, keepEventsDays: 90 });
+for (let i = 0; i < RUNS; i++) {
+  await commitRun(store, monitorId!, i);
+  process.send!(i);
+}
+process.send!('done');
+setInterval(() => {}, 1000);
