@@ -135,14 +135,6 @@ export function checkOfTool(tool: string): CheckDeclaration | undefined {
   return byTool.get(tool);
 }
 
-/**
- * The price of the dearest check: a declared default or a configured `quota.costs` entry, whichever is higher.
- * What a request bounds its connections by when no price was told (src/loaders/connection-budget.ts).
- */
-export function dearestPrice(costs: Readonly<Record<string, number>>): number {
-  return Math.max(...Object.values(costs), ...[...byTool.values()].map((check) => check.price ?? 0));
-}
-
 /** Every check, grouped by family in CHECK_FAMILIES order, by tool name within a family. */
 export function allChecks(): CheckDeclaration[] {
   const families = Object.keys(CHECK_FAMILIES);

@@ -7,7 +7,6 @@ import { setMaxListeners } from 'node:events';
 import type { AuthOutcome } from '../platform/auth.js';
 import type { Services } from '../services.js';
 import { connectionBudgetFor } from '../loaders/connection-budget.js';
-import { dearestPrice } from './check-declaration.js';
 import { createCheckContext, type CheckContext } from '../loaders/context.js';
 import type { JobsPort } from './jobs/jobs-port.js';
 import { Deadline } from '../deadline.js';
@@ -112,8 +111,7 @@ export class RequestScope {
     return (this.#checks ??= createCheckContext(
       this.services,
       this.signal,
-      // a request whose price was not told (a job's item is paid with its job) may cost the dearest check's
-      { connectionBudget: connectionBudgetFor(this.#credits ?? dearestPrice(this.services.config.quota.costs)) },
+      this.#credits === undefined ? {} : { connectionBudget: connectionBudgetFor(this.#credits) },
     ));
   }
 

@@ -90,8 +90,8 @@ export interface CheckContextOptions {
   readonly dnsQuestionBudget?: number;
   /**
    * connections to targets the request may open (connection-budget.ts): a request's is
-   * connectionBudgetFor(its price) (src/graphql/context.ts); default that of the dearest configured cost (a
-   * context outside a request: a job's callback, tests)
+   * connectionBudgetFor(its price) (src/graphql/context.ts); default that of the dearest price configured in
+   * `quota.costs` (a context outside a priced request: a job's callback, tests)
    */
   readonly connectionBudget?: number;
 }

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { IpFacts } from '../../../probes/ipdata/facts.js';
 import { runWebsiteHealth } from './run.js';
 import { LIGHT_RATING_HANDSHAKES, runTlsRating } from '../../tls-http/tls-rating/run.js';
-import { checkOfField, dearestPrice } from '../../../graphql/check-declaration.js';
+import { checkOfField } from '../../../graphql/check-declaration.js';
+import { costOf } from '../../../graphql/pricing.js';
 import { connectionBudgetFor } from '../../../loaders/connection-budget.js';
 import { createCheckContext } from '../../../loaders/context.js';
 import { ProbeError } from '../../../probes/errors.js';
@@ -786,9 +787,9 @@ describe('parts that fail', () => {
       // With the single check's full rating started first in the same request, the part is still its own
       // light grade under the part's bounds (sharing the full rating's round-1 handshakes): graded in time,
       // while the full rating goes on under its own bounds.
-      // the budget of a request that may cost the dearest check (a full rating's)
+      // the budget of a request that pays for the full rating as well
       const shared = createCheckContext(app.services, signal, {
-        connectionBudget: connectionBudgetFor(dearestPrice(app.services.config.quota.costs)),
+        connectionBudget: connectionBudgetFor(costOf(app.services.config, 'tls-rating')),
       });
       const single = runTlsRating(shared, { domain: HEALTHY, port: front.port });
       started = performance.now();
