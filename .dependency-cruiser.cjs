@@ -1,7 +1,7 @@
 /**
  * The layers of src/, enforced in CI (`npm run layers`). Lower layers never import higher ones:
  *
- *   foundation      errors, config, log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
+ *   foundation      errors, config (and config/), log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
  *   probes/         network I/O, its result types, parsers and errors
  *   platform/       keys, auth, quota, redis, metrics, shared cache, admission
  *   loaders/        the per-request check context: the common upstream families, declared loaders, cross-request caches
@@ -12,15 +12,21 @@
  *   graphql-server/ the schema assembled from every declaration, yoga and its plugins
  *   rest/           the v1 shim over the GraphQL pipeline
  *   web/            pages and endpoints around the API (developer page, key issuance, health)
- *   top             app.ts, main.ts, create-services.ts, cluster/, http-server.ts, client-errors.ts (composition)
+ *   top             app.ts, main.ts, create-services.ts, cluster/, warm-up/, http-server.ts, client-errors.ts (composition),
+ *                   cli/ (the netdiag command, which composes the app in its own process)
  *
- * Tests beside the code (the `*.test.ts` files of src/: a check's tests in its folder) stand outside the layers,
- * as test/ does: they may import test/ helpers and labs, and nothing in src/ imports them.
+ * Beside the layers: the report page's browser code (web/report/client/) imports only itself and the report's
+ * pure modules (sections, findings, verdicts), which import nothing; and the service never imports the
+ * browser code or the command. Tests beside the code (the `*.test.ts` files of src/: a check's tests in its
+ * folder) stand outside the layers, as test/ does: they may import test/ helpers and labs, and nothing in src/
+ * imports them.
  *
  * There are no exceptions: a rule that needs one is a design question, not a configuration one.
  */
-const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/net/';
-const top = '^src/(app|main|create-services|http-server|client-errors)[.]ts$|^src/cluster/';
+const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/(config|net)/';
+const top = '^src/(app|main|create-services|http-server|client-errors)[.]ts$|^src/(cluster|warm-up|cli)/';
+const reportPure = '^src/web/report/(sections|findings|verdicts)[.]ts$';
+const browserCode = '^src/web/report/client/';
 const services = '^src/services[.]ts$';
 const test = '[.]test[.]ts$';
 
@@ -46,9 +52,24 @@ module.exports = {
     forbid('graphql-server-below-rest', 'the schema does not know the REST shim or the pages', '^src/graphql-server/', '^src/(rest|web)/|' + top),
     forbid('rest-below-web', 'the REST shim does not know the pages', '^src/rest/', '^src/web/|' + top),
     forbid('web-below-top', 'pages do not know the composition root', '^src/web/', top),
-    forbid('cluster-stays-light', 'the primary holds ledgers and forks workers: it loads neither the schema nor its checks', '^src/cluster/', '^src/(loaders|graphql|checks|graphql-server|rest|web)/|^src/(app|create-services|http-server)[.]ts$'),
+    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: the schema and its checks would cost it a worker's memory (docs/performance.md \"Measured reasons behind design choices\")", '^src/cluster/', '^src/(loaders|graphql|checks|graphql-server|rest|web)/|^src/(app|create-services|http-server)[.]ts$'),
     forbid('monitors-read-plain-data', 'monitors/ diffs, judges and stores plain JSON answers: the foundation and the embedded database, nothing of the checks, schema or routes that produce the answers', '^src/monitors/', `^src/(probes|loaders|graphql|checks|graphql-server|rest|web|jobs)/|^src/platform/(?!embedded-db[.]ts$)|${services}|${top}`),
     forbid('monitors-above-platform', 'monitors/ sits beside graphql-server/ and rest/, which will use it; the layers below do not know it', `${foundation}|^src/(probes|platform|loaders|checks)/`, '^src/monitors/'),
+    {
+      name: 'report-client-runs-in-browsers',
+      comment: "the report page's script is bundled for browsers: its own modules and the report's pure ones, no Node module",
+      severity: 'error',
+      from: { path: browserCode },
+      to: { pathNot: `${browserCode}|${reportPure}|^node_modules/meros/` },
+    },
+    {
+      name: 'report-modules-are-pure',
+      comment: 'sections, findings and verdicts are bundled into the browser script and the command alike: they import only each other',
+      severity: 'error',
+      from: { path: reportPure },
+      to: { pathNot: reportPure },
+    },
+    forbid('service-imports-no-browser-code-or-command', 'the page script and the command use the service, never the reverse', '^src/(?!cli/|web/report/client/)', `${browserCode}|^src/cli/`),
     forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', `^(test|bench|scripts)/|${test}`),
     {
       name: 'only-tests-import-test-helpers',

@@ -1,7 +1,7 @@
 /**
  * DNS fan-out benchmarks (issue 3), against loopback DNS labs:
  * - dns-lookup asks seven types in parallel: with a server adding 20 ms to every answer the check
- *   should take about 20 ms plus overhead, not 7 × 20 ms;
+ *   should take one answer's delay plus overhead, not seven of them;
  * - dns-propagation asks every resolver in parallel, each bounded by its own time-out: with one
  *   resolver that never answers it should take about one time-out, not more.
  */

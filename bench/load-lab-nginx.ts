@@ -1,8 +1,8 @@
 /**
  * The HTTP and TLS servers of the load lab as nginx (Debian's `nginx-light`), when it is installed: the
- * lab shares the machine's cores with the service it measures: for the mix's ~900 new connections a
- * second (two workers, two cores), node's TLS and HTTP servers took 20 % of a core and nginx takes 14 %,
- * which left the two workers 1.57× instead of 1.46× one worker's answers per second.
+ * lab shares the machine's cores with the service it measures, and nginx takes less of them for the
+ * mix's new connections than node's TLS and HTTP servers, which leaves more to the service (the
+ * figures: docs/performance.md "Measured reasons behind design choices").
  * The same pages as test/lab/http-server.ts's /ok and the same certificate as test/lab/tls-server.ts's,
  * so the checks see the same answers. Loopback only: nginx listens on 127.0.0.1 and nothing else.
  */

@@ -1,7 +1,7 @@
 /**
  * Parser time against hostile input of growing size (test/security/hostile-inputs.ts): a linear parser
- * takes about 4× as long for 4× the input; the ratio column shows it. Then each WHOIS and RDAP hostile
- * answer at its full size (a 200 KB value), against the target a worker can afford per answer. No network.
+ * takes four times as long for four times the input; the ratio column shows it. Then each WHOIS and RDAP
+ * hostile answer at its full size (HOSTILE_VALUE_BYTES), against the target a worker can afford per answer. No network.
  */
 import { HOSTILE_CASES, HOSTILE_REGISTRY_ANSWERS, HOSTILE_VALUE_BYTES } from '../test/security/hostile-inputs.js';
 

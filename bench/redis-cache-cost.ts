@@ -4,8 +4,8 @@
  * - a Redis GET + JSON.parse of values shaped like each cache's entries (IP facts, a DNS answer,
  *   a WHOIS/RDAP result with its raw text), one at a time and 50 at once,
  * - the upstream work a hit saves: a DNS question to a loopback lab, a bundled IP-data lookup.
- * Real-world upstream times (DNS 5–50 ms, WHOIS 100–2000 ms) cannot be measured offline; they are
- * quoted in the report beside these figures. Run: `npx tsx bench/redis-cache-cost.ts` (needs redis-server).
+ * Real-world upstream times (a DNS answer, a WHOIS hop over the internet) cannot be measured offline;
+ * they are quoted in the report beside these figures. Run: `npx tsx bench/redis-cache-cost.ts` (needs redis-server).
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -10,12 +10,15 @@ import { benchMailhealth } from './mailhealth.js';
 import { benchMyIp } from './my-ip.js';
 import { benchParsers } from './parsers.js';
 import { benchStartup } from './startup.js';
+import { benchWarmStart } from './warm-start.js';
 import { benchPropagation } from './propagation.js';
 import { benchTlsConfiguration } from './tls-configuration.js';
 import { benchTlsRating } from './tls-rating.js';
 import { benchHttpRating } from './http-rating.js';
 import { benchJobs } from './jobs.js';
 import { benchMonitorsStore } from './monitors-store.js';
+import { benchReport } from './report.js';
+import { benchCli } from './cli.js';
 
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);
 
@@ -29,7 +32,10 @@ await benchHttpRating();
 await benchJobs();
 await benchMonitorsStore();
 await benchMailhealth();
+await benchReport();
+await benchCli();
 await benchAbuse();
 await benchParsers();
 await benchStartup();
+await benchWarmStart();
 await benchLoadMix(Number(process.env.BENCH_LOAD_MS ?? 30_000), Number(process.env.BENCH_LOAD_CLIENTS ?? 200));

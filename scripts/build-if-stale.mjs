@@ -6,18 +6,25 @@
  *
  * dist/ is one bundle of the service and the packages it imports (esbuild: ES modules, split at the
  * service's own lazy imports, whitespace and syntax minified, names kept so that stack traces stay
- * readable; source maps beside it). A worker then loads about 9 MB less code than from the separate
- * modules tsc would emit, and starts faster (docs/operations.md "Under load"). Type checking is `npm run typecheck`.
+ * readable; source maps beside it). A worker then loads less code than from the separate modules tsc
+ * would emit, and starts faster (docs/operations.md "Under load"; the figures: docs/performance.md
+ * "Measured reasons behind design choices"). Type checking is `npm run typecheck`.
  * node_modules/ stays needed at run time for the files read from packages (the bundled IP data,
  * swagger-ui-dist's assets) and for lmdb, whose native binary is loaded from its package.
  */
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWebAssets } from './build-web-assets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const inputs = [join(root, 'src'), join(root, 'package-lock.json'), fileURLToPath(import.meta.url)];
+const inputs = [
+  join(root, 'src'),
+  join(root, 'package-lock.json'),
+  fileURLToPath(import.meta.url),
+  join(root, 'scripts', 'build-web-assets.mjs'),
+];
 const checksDir = join(root, 'src', 'checks');
 
 /** The newest change below `path`; a check's tests (`*.test.ts` beside its code) are not in the bundle. */
@@ -69,8 +76,8 @@ const declarationsWrittenOut = {
 /**
  * graphql-jit (src/graphql-server/plugins/use-precompiled-documents.ts) imports fast-json-stringify, and with it
  * ajv, when it loads, but calls it only for its `customJSONSerializer` option, which the service leaves
- * off: the bundle gets a stand-in that says so should it ever be called. Each worker then loads about
- * 9 MB of code and 1.3 MB of heap less.
+ * off: the bundle gets a stand-in that says so should it ever be called, and each worker loads neither
+ * (docs/performance.md "Measured reasons behind design choices").
  */
 const withoutJsonSerializerCompiler = {
   name: 'without-json-serializer-compiler',
@@ -122,7 +129,7 @@ export async function buildIfStale({ quiet = false, always = false, outDir = dis
   const stamp = join(outDir, '.built');
   const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
   if (!always && builtAt > 0 && Math.max(...inputs.map(newestMtime)) <= builtAt) return false;
-  if (!quiet) process.stderr.write('netdiag: building dist/ (esbuild bundle of src/main.ts)\n');
+  if (!quiet) process.stderr.write('netdiag: building dist/ (esbuild bundle of src/main.ts and the web assets)\n');
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -140,9 +147,13 @@ export async function buildIfStale({ quiet = false, always = false, outDir = dis
         // run as a process of its own by src/probes/ipdata/ip-data-builder.ts, found next to the chunk
         // that starts it (every chunk sits in dist/ itself)
         { in: 'src/probes/ipdata/build-ip-data-main.ts', out: 'build-ip-data-main' },
+        // the netdiag command (bin/netdiag.mjs), sharing the service's chunks
+        { in: 'src/cli/main.ts', out: 'cli' },
       ],
       outdir: outDir,
     });
+    // the pages' scripts, style sheets and icons, hashed and compressed before any visit
+    await buildWebAssets(outDir, esbuild);
   } finally {
     await esbuild.stop();
   }

@@ -9,7 +9,7 @@ import { redactedPath, authenticate, AuthError, type AuthOutcome } from './platf
 import type { Services } from './services.js';
 import type { ServerContext } from './graphql/context.js';
 import { createNetdiagYoga } from './graphql-server/yoga.js';
-import { precompileDocuments } from './graphql-server/plugins/use-precompiled-documents.js';
+import { type PrecompiledDocuments, precompileDocuments } from './graphql-server/plugins/use-precompiled-documents.js';
 import { MAX_OPERATION_BODY_BYTES } from './graphql-server/plugins/use-operation-limits.js';
 import { createRestHandler, REST_PREFIX, restRouteFor, toolOf } from './rest/handler.js';
 import { createJobs } from './rest/jobs/create-jobs.js';
@@ -27,7 +27,11 @@ import { createDeveloperRoutes } from './web/key-issuance.js';
 import { createUnkeyedGate } from './platform/unkeyed-budget.js';
 import { createDocsRoutes, DOCS_PATH } from './web/docs-page.js';
 import { apiIndex, type ApiIndex } from './rest/api-index.js';
-import { GRAPHIQL_ASSETS, graphiqlAssetResponse } from './graphql/graphiql-assets.js';
+import { createWebAssets, FAVICON_PATH } from './web/assets.js';
+import { graphiqlPage } from './web/graphiql-page.js';
+import { createReportRoutes } from './web/report/routes.js';
+import { costOf } from './graphql/pricing.js';
+import { afterLastPart, isIncremental } from './platform/incremental-response.js';
 import { assetResponse, loadAsset, type StaticAsset } from './platform/static-assets.js';
 import { API_CORS_HEADERS, preflightResponse } from './platform/cors.js';
 
@@ -61,24 +65,63 @@ export interface App {
   stopBackground(): void;
   /** jobs by status, items finished, items waiting: for /metrics (src/rest/jobs/job-service.ts JobStats) */
   jobStats(): Promise<JobStats>;
+  /**
+   * Builds what the first visitor of the documents would otherwise wait for (the OpenAPI document,
+   * compressed; the API index): a worker does it before it is ready (src/warm-up/warm-up.ts).
+   */
+  prepare(): Promise<void>;
 }
 
+/**
+ * The REST routes' documents compiled once per process (the schema is one), shared by every app made in
+ * it: the warm-up's app runs the same compiled code the worker's serves with (src/warm-up/warm-up.ts).
+ */
+let precompiledRoutes: PrecompiledDocuments | undefined;
+
 export function createApp(services: Services): App {
-  // Each REST route's document is compiled once, here (docs/architecture.md "The REST shim").
-  const precompiled = precompileDocuments(
+  // Each REST route's document is compiled once (docs/architecture.md "The REST shim").
+  precompiledRoutes ??= precompileDocuments(
     schema,
     [...restRoutes.values()].map((r) => r.document),
   );
+  const precompiled = precompiledRoutes;
   // Jobs run their items through this same pipeline, on a slot budget of their own (docs/contract/jobs.md);
   // the GraphQL job fields reach them through the context.
-  const yoga = createNetdiagYoga(services, { precompiled, jobs: () => jobs.operations });
+  // the pages' scripts, style sheets and icons, prepared by the build (src/web/assets.ts)
+  const assets = createWebAssets();
+  const yoga = createNetdiagYoga(services, {
+    precompiled,
+    jobs: () => jobs.operations,
+    renderGraphiQL: graphiqlPage(assets),
+  });
   const rest = createRestHandler(yoga, services);
   const jobs = createJobs(yoga, services);
   const developer = createDeveloperRoutes(services);
   const unkeyed = createUnkeyedGate(services);
   const docs = createDocsRoutes(OPENAPI_PATH);
+  const report = createReportRoutes({
+    config: services.config,
+    assets,
+    routes: restRoutes,
+    costOf: (tool) => costOf(services.config, tool),
+  });
   let openApi: Promise<StaticAsset> | undefined;
   let index: ApiIndex | undefined;
+  // Built and compressed once (on libuv's thread pool), then sent in the encoding the client accepts;
+  // a client that has this version gets a 304 (the ETag is the content's hash).
+  const openApiAsset = () =>
+    (openApi ??= loadAsset(
+      '/api/v1',
+      'openapi.json',
+      'application/json; charset=utf-8',
+      JSON.stringify(buildOpenApiDocument(restRoutes.values(), schema, services.config)),
+    ));
+  const apiIndexOnce = () =>
+    (index ??= apiIndex(restRoutes.values(), services.config, {
+      openapi: OPENAPI_PATH,
+      docs: DOCS_PATH,
+      graphql: '/graphql',
+    }));
 
   /**
    * Runs a check request once admission control lets it (src/platform/admission.ts); a refusal is
@@ -111,10 +154,15 @@ export function createApp(services: Services): App {
           : envelopeResponse(tool, outcome.status, { error: outcome.message }, { headers });
       return { tool, response, shed: outcome.reason };
     }
+    let handedOver = false;
     try {
-      return { tool, response: await run() };
+      const response = await run();
+      if (!isIncremental(response)) return { tool, response };
+      // an answer sent in parts (@defer) holds its slot until its last part is made
+      handedOver = true;
+      return { tool, response: afterLastPart(response, outcome.release) };
     } finally {
-      outcome.release();
+      if (!handedOver) outcome.release();
     }
   }
 
@@ -167,38 +215,61 @@ export function createApp(services: Services): App {
           ? tooLarge(MAX_OPERATION_BODY_BYTES)
           : await boundedRequest(request, MAX_OPERATION_BODY_BYTES, BODY_READ_TIMEOUT_MS);
       if (bounded instanceof Response) return { tool: 'graphql', response: withApiCors(bounded) };
+      const misread = await jsonSentAsForm(bounded);
+      if (misread) return { tool: 'graphql', response: withApiCors(misread) };
+      // A report's operation runs without a key where `web.publicReports` allows it, counted at its price
+      // in the address's budget for requests without a key (the request itself was counted above).
+      let paidWithoutKey = false;
+      if (!auth.ok && bounded.method === 'POST') {
+        const price = report.publicReportPrice(
+          await bounded
+            .clone()
+            .json()
+            .catch(() => null),
+        );
+        if (price !== null) {
+          const refused = await unkeyed(request, 'graphql', server.peerAddress, price - 1);
+          if (refused) return { tool: 'graphql', response: withApiCors(refused) };
+          paidWithoutKey = true;
+        }
+      }
       return admitted('graphql', auth.ok ? auth.identity.id : null, async () => {
-        // The operation is executed and its answer serialized when yoga.fetch resolves (no streaming).
+        // The operation is executed and its answer serialized when yoga.fetch resolves, except for an
+        // answer in parts (@defer), which is made as it is sent: its request ends after the last part.
         const atEnd: (() => void)[] = [];
+        const end = () => {
+          for (const f of atEnd) f();
+        };
+        let handedOver = false;
         try {
-          return await yoga.fetch(bounded, {
+          const response = await yoga.fetch(bounded, {
             peerAddress: server.peerAddress,
             url,
             auth,
             responseHeaders: {},
             atEnd,
+            ...(paidWithoutKey ? { prepaid: true } : {}),
           });
+          if (!isIncremental(response)) return response;
+          handedOver = true;
+          return afterLastPart(response, end);
         } finally {
-          for (const end of atEnd) end();
+          if (!handedOver) end();
         }
       });
     }
     if (url.pathname === OPENAPI_PATH) {
       const refused = await unkeyed(request, 'openapi', server.peerAddress);
       if (refused) return { tool: 'openapi', response: refused };
-      // Built and compressed once (on libuv's thread pool), then sent in the encoding the client accepts;
-      // a client that has this version gets a 304 (the ETag is the content's hash).
-      openApi ??= loadAsset(
-        '/api/v1',
-        'openapi.json',
-        'application/json; charset=utf-8',
-        JSON.stringify(buildOpenApiDocument(restRoutes.values(), schema, services.config)),
-      );
-      return { tool: 'openapi', response: assetResponse(request, await openApi, 'no-cache') };
+      return { tool: 'openapi', response: assetResponse(request, await openApiAsset(), 'no-cache') };
     }
-    if (url.pathname.startsWith(`${GRAPHIQL_ASSETS}/`)) {
-      // content-hashed and cached by browsers: not counted against the unkeyed budget (the page is)
-      return { tool: 'graphql', response: await graphiqlAssetResponse(request, url.pathname) };
+    if (assets.handles(url.pathname) || url.pathname === FAVICON_PATH) {
+      // content-hashed (the icon aside) and cached by browsers: not counted against the unkeyed budget (pages are)
+      return { tool: 'assets', response: await assets.respond(request, url.pathname) };
+    }
+    if (report.matches(url.pathname)) {
+      const refused = await unkeyed(request, 'page', server.peerAddress);
+      return { tool: 'report', response: refused ?? report.page(request, url) };
     }
     if (docs.matches(url.pathname)) {
       const refused = docs.isPage(url.pathname) ? await unkeyed(request, 'docs', server.peerAddress) : null;
@@ -216,16 +287,11 @@ export function createApp(services: Services): App {
     if (url.pathname === API_ROOT || url.pathname === `${API_ROOT}/`) {
       const refused = await unkeyed(request, 'openapi', server.peerAddress);
       if (refused) return { tool: 'v1', response: refused };
-      index ??= apiIndex(restRoutes.values(), services.config, {
-        openapi: OPENAPI_PATH,
-        docs: DOCS_PATH,
-        graphql: '/graphql',
-      });
-      return { tool: 'v1', response: envelopeResponse('v1', 200, { data: index }) };
+      return { tool: 'v1', response: envelopeResponse('v1', 200, { data: apiIndexOnce() }) };
     }
     if (jobs.handles(url.pathname)) {
       // Not through interactive admission: submitting only validates and stores, reading is free, and
-      // the items take the jobs' own slots (docs/contract/jobs.md "Fair and bounded").
+      // the items take the jobs' own slots (docs/contract/jobs.md "Behaviour": fair and bounded).
       return { tool: 'jobs', response: await jobs.handle(request, url, auth) };
     }
     if (url.pathname.startsWith(REST_PREFIX)) {
@@ -246,6 +312,10 @@ export function createApp(services: Services): App {
 
   return {
     stopBackground: () => jobs.stop(),
+    async prepare() {
+      apiIndexOnce();
+      await openApiAsset();
+    },
     jobStats: () => jobs.service.stats(),
     async fetch(request, server = { peerAddress: null }) {
       const started = performance.now();
@@ -362,6 +432,30 @@ const OPERATION_MEDIA_TYPES = new Set([
   'application/x-www-form-urlencoded',
   'multipart/form-data',
 ]);
+
+/**
+ * A JSON operation sent as a form (`curl -d '{"query": …}'` without `-H 'content-type: application/json'`
+ * sends application/x-www-form-urlencoded): read as a form it has no `query` field, and GraphQL's own
+ * answer, "Must provide query string.", says nothing of why. A 415 that names the header to set; else null.
+ */
+async function jsonSentAsForm(request: Request): Promise<Response | null> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded' || !request.body) return null;
+  const text = (await request.clone().text()).trimStart();
+  if (!text.startsWith('{')) return null;
+  return Response.json(
+    {
+      errors: [
+        {
+          message:
+            'this body is JSON but was sent as application/x-www-form-urlencoded (what curl -d sends unless told otherwise); send it with Content-Type: application/json (curl: -H "content-type: application/json")',
+          extensions: { code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 },
+        },
+      ],
+    },
+    { status: 415 },
+  );
+}
 
 /** A 415 that says what to send, in GraphQL's error shape, for a POST body of another type; else null. */
 function unsupportedMediaType(contentType: string | null): Response | null {

@@ -7,6 +7,14 @@ import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { ConfigError } from './config/config-error.js';
+import { DEFAULT_DNSBL_ZONES } from './config/dnsbl-zones.js';
+import { DEFAULT_DNSSEC_TRUST_ANCHORS, DEFAULT_ROOT_SERVERS } from './config/dns-root.js';
+import { applyEnvironment, type EnvironmentSource, variableOf } from './config/environment.js';
+import { DEFAULT_PUBLIC_RESOLVERS } from './config/public-resolvers.js';
+import { withoutRemovedKeys } from './config/removed-keys.js';
+
+export { ConfigError };
 
 const cidr = z.string().refine(
   (s) => {
@@ -30,41 +38,10 @@ const hostPort = z
   });
 
 const port = z.number().int().min(1).max(65535);
+
+/** The metrics listener's default port. */
+export const DEFAULT_METRICS_PORT = 9464;
 const positiveMs = z.number().int().min(1).max(600_000);
-
-export const DEFAULT_PUBLIC_RESOLVERS = [
-  { name: 'Google', ip: '8.8.8.8', countryCode: 'US' },
-  { name: 'Cloudflare', ip: '1.1.1.1', countryCode: 'US' },
-  { name: 'Quad9', ip: '9.9.9.9', countryCode: 'CH' },
-  { name: 'OpenDNS', ip: '208.67.222.222', countryCode: 'US' },
-  { name: 'Verisign', ip: '64.6.64.6', countryCode: 'US' },
-  { name: 'AdGuard', ip: '94.140.14.14', countryCode: 'CY' },
-  { name: 'AliDNS', ip: '223.5.5.5', countryCode: 'CN' },
-  { name: 'Level3', ip: '4.2.2.1', countryCode: 'US' },
-] as const;
-
-/** The IANA root zone KSKs (KSK-2017 and KSK-2024) as DS records: dnssec-chain's default trust anchors. */
-export const DEFAULT_DNSSEC_TRUST_ANCHORS = [
-  '. IN DS 20326 8 2 E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D',
-  '. IN DS 38696 8 2 683D2D0ACB8C9B712A1948B27F741219298D0A450D612C483AF444A4C0FB2B16',
-] as const;
-
-/** The root servers' IPv4 addresses (a to m): where `dnssec.source: authoritative` starts its walk. */
-export const DEFAULT_ROOT_SERVERS = [
-  '198.41.0.4',
-  '170.247.170.2',
-  '192.33.4.12',
-  '199.7.91.13',
-  '192.203.230.10',
-  '192.5.5.241',
-  '192.112.36.4',
-  '198.97.190.53',
-  '192.36.148.17',
-  '192.58.128.30',
-  '193.0.14.129',
-  '199.7.83.42',
-  '202.12.27.33',
-] as const;
 
 /** A DS record in presentation format with its owner: "<owner> [TTL] [IN] DS <tag> <algorithm> <digest type> <hex>". */
 const dsRecordText = z
@@ -73,16 +50,6 @@ const dsRecordText = z
     /^\S+\s+(?:\d+\s+)?(?:IN\s+)?DS\s+\d{1,5}\s+\d{1,3}\s+\d{1,3}\s+[0-9A-Fa-f\s]+$/,
     'expected a DS record, e.g. ". IN DS 20326 8 2 E06D…"',
   );
-
-/** Six DNSBLs alive in 2026 (SORBS closed in 2024 and is not shipped). */
-export const DEFAULT_DNSBL_ZONES = [
-  { zone: 'zen.spamhaus.org', name: 'Spamhaus ZEN' },
-  { zone: 'bl.spamcop.net', name: 'SpamCop' },
-  { zone: 'b.barracudacentral.org', name: 'Barracuda' },
-  { zone: 'dnsbl-1.uceprotect.net', name: 'UCEPROTECT Level 1' },
-  { zone: 'psbl.surriel.com', name: 'PSBL' },
-  { zone: 'bl.mailspike.net', name: 'Mailspike' },
-] as const;
 
 const resolverEntry = z
   .object({
@@ -262,7 +229,7 @@ const schema = z
           .min(1)
           .default(() => [...DEFAULT_ROOT_SERVERS])
           .describe(
-            "where the authoritative walk starts (`host` or `host:port`); default: the root servers' IPv4 addresses (a to m)",
+            "where the authoritative walk starts (`host` or `host:port`): a root served next to the resolver (RFC 8806) or a network's own mirror of it; default: the root servers' IPv4 addresses (a to m)",
           ),
       })
       .strict()
@@ -452,15 +419,8 @@ const schema = z
           .int()
           .min(0)
           .default(256)
-          .describe('check requests waiting for a slot, first come first served'),
-        maxQueueWaitMs: positiveMs.default(5_000).describe('longest wait in that queue before a 503'),
-        maxEventLoopDelayMs: z
-          .number()
-          .int()
-          .min(0)
-          .default(100)
           .describe(
-            'while check requests are running and the event loop has been late by more than this in each of the last three 200 ms periods, new check requests get a 503 at once; `0` = off',
+            'check requests waiting for a slot, first come first served; a request that would wait longer than 2 s (the rate slots free up, measured) is shed at once instead',
           ),
         perKeyInFlight: z
           .number()
@@ -584,16 +544,11 @@ const schema = z
           .min(1)
           .default('127.0.0.1')
           .describe('address of the metrics listener; keep it on loopback or a private network'),
-        port: z
-          .number()
-          .int()
-          .min(0)
-          .max(65535)
-          .nullable()
-          .default(9464)
-          .describe(
-            'port of the metrics listener; `0` = any free port (logged as `metrics_listening`), `null` = no metrics listener',
-          ),
+        port: z.number().int().min(0).max(65535).nullable().default(DEFAULT_METRICS_PORT).meta({
+          description:
+            'port of the metrics listener; `0` = any free port (logged as `metrics_listening`), `null` = no metrics listener. When the default port is taken (another instance on this host), the listener takes a free port instead and says so; any other port that is taken stops the start',
+          env: 'METRICS_PORT',
+        }),
         token: z
           .string()
           .min(16, 'the metrics token needs at least 16 characters')
@@ -608,6 +563,18 @@ const schema = z
       .describe(
         '`/metrics`: served by the primary process on a listener of its own, never on the API port unless `token` is set ([Metrics](operations.md#metrics)).',
       ),
+    web: z
+      .object({
+        publicReports: z
+          .boolean()
+          .default(false)
+          .describe(
+            "the report page's operation runs without an API key, charged its credits' worth against the caller's address in the budget of `unkeyed`; `false`: a report needs a key ([Report](report.md))",
+          ),
+      })
+      .strict()
+      .prefault({})
+      .describe('The pages people read ([Report](report.md)).'),
   })
   .strict();
 
@@ -649,8 +616,6 @@ type DeepReadonly<T> = T extends (infer U)[]
     ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
     : T;
 
-export class ConfigError extends Error {}
-
 /** Parses "host", "host:port", "[v6]:port" or a bare IPv6 address; null when malformed. */
 export function parseHostPort(s: string, defaultPort: number): HostPort | null {
   const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(s);
@@ -665,13 +630,20 @@ export function parseHostPort(s: string, defaultPort: number): HostPort | null {
   return p >= 1 && p <= 65535 ? { host: m[1]!, port: p } : null;
 }
 
-function formatIssues(error: z.ZodError, source: string): string {
+/** The issues of a refused configuration, one a line, each naming the file's key or the variable that set it. */
+function formatIssues(
+  error: z.ZodError,
+  source: string,
+  fromEnvironment: ReadonlyMap<string, EnvironmentSource>,
+): string {
   return error.issues
     .map((i) => {
       const path = i.path.join('.');
       if (i.code === 'unrecognized_keys') {
         return i.keys.map((k) => `${source}: unknown key "${[...i.path, k].join('.')}"`).join('\n');
       }
+      const variable = variableOf(i.path, fromEnvironment);
+      if (variable !== null) return `environment: ${variable} (sets "${path}"): ${i.message}`;
       return `${source}: "${path || '(root)'}": ${i.message}`;
     })
     .join('\n');
@@ -685,70 +657,7 @@ function deepFreeze<T>(o: T): T {
   return o;
 }
 
-/** Overlays the documented environment variables (configuration.md) onto the file's object. */
-function applyEnv(raw: Record<string, any>, env: NodeJS.ProcessEnv): void {
-  const section = (name: string): Record<string, unknown> => {
-    const s = raw[name];
-    if (s === undefined) return (raw[name] = {});
-    if (s === null || typeof s !== 'object' || Array.isArray(s))
-      throw new ConfigError(`config: "${name}": expected an object`);
-    return s as Record<string, unknown>;
-  };
-  if (env.HOST) section('server').host = env.HOST;
-  if (env.PORT) {
-    if (!/^\d{1,5}$/.test(env.PORT))
-      throw new ConfigError(`environment: PORT: expected a port number, got "${env.PORT}"`);
-    section('server').port = Number(env.PORT);
-  }
-  if (env.NETDIAG_DATA_DIR) section('server').dataDir = env.NETDIAG_DATA_DIR;
-  if (env.NETDIAG_API_KEYS) {
-    const keys = env.NETDIAG_API_KEYS.split(',')
-      .map((k) => k.trim())
-      .filter(Boolean);
-    const auth = section('auth');
-    auth.keys = [...(Array.isArray(auth.keys) ? auth.keys : []), ...keys];
-  }
-  if (env.NETDIAG_SECRET) section('auth').secret = env.NETDIAG_SECRET;
-  if (env.REDIS_URL) section('store').redisUrl = env.REDIS_URL;
-  if (env.IPINFO_TOKEN) section('ipInfo').token = env.IPINFO_TOKEN;
-}
-
 /** Builds a Config from a plain object (tests) or the parsed file. Throws ConfigError naming every bad key path. */
-/**
- * Keys earlier versions read that this one no longer has (CHANGELOG "Removed"): a file written for an
- * earlier version still starts, with a warning naming each key and where its setting went, instead of being
- * refused as an unknown key.
- */
-export const REMOVED_KEYS: Readonly<Record<string, string>> = {
-  'server.heapGrowthPercent': 'pass --heap-growing-percent=N on the node command line (npm start passes 30)',
-  'server.singleThreadedGc': 'pass --single-threaded-gc on the node command line',
-  'outbound.dns': "the per-family caps are the service's own (size admission.* instead)",
-  'outbound.tcp': "the per-family caps are the service's own (size admission.* instead)",
-  'outbound.tls': "the per-family caps are the service's own (size admission.* instead)",
-  'outbound.http': "the per-family caps are the service's own (size admission.* instead)",
-  'outbound.ping': "the per-family caps are the service's own (size admission.* instead)",
-  'outbound.whois': "the per-family caps are the service's own (size admission.* instead)",
-  'outbound.rdap': "the per-family caps are the service's own (size admission.* instead)",
-  'outbound.smtp': "the per-family caps are the service's own (size admission.* instead)",
-  'smtp.connectTimeoutMs': 'the SMTP connect is bounded by tcp.connectTimeoutMs',
-  'graphql.maxDirectives': 'fixed at 10 (@skip and @include are the only directives)',
-  'admission.retryAfterSeconds': 'a shed request is told to retry in 2 s',
-};
-
-/** Removes the keys of REMOVED_KEYS from `raw` (and a section left empty), and says which it removed. */
-function withoutRemovedKeys(raw: Record<string, any>, source: string): string[] {
-  const warnings: string[] = [];
-  for (const [path, instead] of Object.entries(REMOVED_KEYS)) {
-    const [section, key] = path.split('.') as [string, string];
-    const holder = raw[section];
-    if (holder === null || typeof holder !== 'object' || !(key in holder)) continue;
-    delete holder[key];
-    if (Object.keys(holder).length === 0) delete raw[section];
-    warnings.push(`${source}: "${path}" is no longer a setting and is ignored: ${instead}`);
-  }
-  return warnings;
-}
-
 export function buildConfig(
   raw: unknown,
   env: NodeJS.ProcessEnv = {},
@@ -759,9 +668,9 @@ export function buildConfig(
     throw new ConfigError(`${source}: expected a JSON object`);
   const copy = structuredClone(raw) as Record<string, any>;
   for (const warning of withoutRemovedKeys(copy, source)) warn(warning);
-  applyEnv(copy, env);
+  const fromEnvironment = applyEnvironment(copy, env);
   const result = schema.safeParse(copy);
-  if (!result.success) throw new ConfigError(formatIssues(result.error, source));
+  if (!result.success) throw new ConfigError(formatIssues(result.error, source, fromEnvironment));
   const p = result.data;
   const config = {
     ...p,

@@ -1,6 +1,6 @@
 /** Builds the long-lived services from the configuration (production wiring; tests may override parts). */
 import { createOutbound } from './probes/outbound.js';
-import { createAdmission, eventLoopDelaySensor, NO_LOOP_DELAY_SENSOR } from './platform/admission.js';
+import { createAdmission, eventLoopDelaySensor, type LoopDelaySensor } from './platform/admission.js';
 import { createDnsCache } from './loaders/dns-cache.js';
 import { connectionSettings, type ConnectionSettings } from './probes/tls/settings.js';
 import type { Config } from './config.js';
@@ -37,6 +37,11 @@ export interface ServiceOverrides {
   webPorts?: { http: number; https: number };
   /** test seam: the port mailhealth-check talks SMTP on with MX hosts (default 25); tests give their lab's */
   smtpPort?: number;
+  /**
+   * test seam: how late the event loop runs, as admission reads it (src/platform/admission.ts); in-process
+   * test apps pass NO_LOOP_DELAY_SENSOR, so that a busy test machine sheds nothing and no timer runs per app
+   */
+  loopDelaySensor?: LoopDelaySensor;
   /** the credit ledgers held elsewhere (a worker asking its primary, src/cluster/ledger-ipc.ts) */
   ledgers?: Readonly<Record<LedgerName, QuotaStore>>;
 }
@@ -80,10 +85,7 @@ export async function createServices(
     (redis
       ? createRedisQuotaStore(redis, policies.unkeyed, { ...redisClock, prefix: 'netdiag:unkeyed:' })
       : createMemoryQuotaStore(policies.unkeyed, now));
-  const admission = createAdmission(
-    config.admission,
-    config.admission.maxEventLoopDelayMs > 0 ? eventLoopDelaySensor() : NO_LOOP_DELAY_SENSOR,
-  );
+  const admission = createAdmission(config.admission, overrides.loopDelaySensor ?? eventLoopDelaySensor());
   const metrics = createMetrics({ tools: restRoutes.keys() });
   metrics.watchAdmission(admission.state);
   return {

@@ -7,12 +7,17 @@ import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from './app.js';
 import { answerClientErrors } from './client-errors.js';
 import { applyHttpTimeouts } from './http-timeouts.js';
+import { toOriginForm } from './net/request-target.js';
 
-/** The app as a node:http request listener. */
+/** The app as a node:http request listener; an absolute-form target is read as its path (src/net/request-target.ts). */
 export function requestListenerFor(app: App): RequestListener {
-  return createServerAdapter<{ req: IncomingMessage }>((request, ctx) =>
+  const adapter = createServerAdapter<{ req: IncomingMessage }>((request, ctx) =>
     app.fetch(request, { peerAddress: ctx.req.socket.remoteAddress ?? null }),
   ) as unknown as RequestListener;
+  return (req, res) => {
+    toOriginForm(req);
+    adapter(req, res);
+  };
 }
 
 export function createHttpServer(app: App): Server {

@@ -113,6 +113,11 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
   services.metrics.watchJobs(jobStats, config.store.redisUrl !== null);
   const intake = takeHandedConnections(createHttpServer(app), primary);
   drain = intake.drain;
+  // Warm before ready: the first answer of this worker as fast as its tenth (src/warm-up/warm-up.ts).
+  const { warmUp } = await import('./warm-up/warm-up.js');
+  const warmed = await warmUp(services, app);
+  if (warmed.failed.length > 0 || warmed.cutShort) logger.warn('warm_up_incomplete', { pid: process.pid, ...warmed });
+  else logger.info('warmed_up', { pid: process.pid, ms: warmed.ms });
   logger.info('ready', { pid: process.pid, ms: Math.round(performance.now() - started) });
   intake.ready();
   // Open the IP data now (on a first start its file is built by a child process), so the first ip-info

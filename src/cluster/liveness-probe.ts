@@ -1,11 +1,13 @@
 /**
  * Which connections the primary answers itself (docs/operations.md "Health and readiness"): those whose first request is a
- * liveness probe, `GET /healthz` or `HEAD /healthz` with or without a query. Decided from the request
- * line alone, in the first bytes the connection sent; anything else — another path, a request line cut
- * across two reads, an absolute URL — goes to a worker, whose app answers /healthz as well.
+ * liveness probe, `GET /healthz` or `HEAD /healthz` with or without a query, its target in the origin or
+ * the absolute form (`GET http://host/healthz`, RFC 9112 §3.2.2). Decided from the request line alone, in
+ * the first bytes the connection sent; anything else — another path, a request line cut across two
+ * reads — goes to a worker, whose app answers /healthz as well.
  */
 
-const LIVENESS_REQUEST_LINE = /^(?:GET|HEAD) \/healthz(?:\?[^ \r\n]*)? HTTP\/1\.[01]\r\n/;
+const LIVENESS_REQUEST_LINE =
+  /^(?:GET|HEAD) (?:[Hh][Tt][Tt][Pp][Ss]?:\/\/[^/?# \r\n]*)?\/healthz(?:\?[^ \r\n]*)? HTTP\/1\.[01]\r\n/;
 
 /** A request line is short: no need to decode more of a large first read. */
 const REQUEST_LINE_BYTES = 256;

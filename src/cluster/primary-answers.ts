@@ -2,17 +2,20 @@
  * The requests the primary answers itself (connection-router.ts): liveness probes, and every request
  * while no worker is ready. `answer` writes the response (src/web/starting.ts: /healthz 200, /readyz
  * 503, everything else 503 with Retry-After); around it, what every response of the service carries:
- * an `x-request-id`, one log line and the request counted in the metrics. Each answer closes its
+ * an `x-request-id`, one log line and the request counted in the metrics; an absolute-form target read as
+ * its path (src/net/request-target.ts). Each answer closes its
  * connection, so that the client's next request comes in on a new one, which a ready worker takes.
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../platform/metrics.js';
+import { toOriginForm } from '../net/request-target.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../platform/request-id.js';
 
 export function answeredByPrimary(answer: RequestListener, logger: Logger, metrics: Metrics): RequestListener {
   return (request, response) => {
     const started = performance.now();
+    toOriginForm(request);
     const requestId = requestIdOf(headersOf(request));
     response.setHeader(REQUEST_ID_HEADER, requestId);
     response.setHeader('connection', 'close');

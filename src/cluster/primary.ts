@@ -15,8 +15,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import cluster, { type Worker } from 'node:cluster';
 import type { RequestListener } from 'node:http';
+import type { AddressInfo, Server } from 'node:net';
 import { Gauge } from 'prom-client';
-import { workerCount, type Config } from '../config.js';
+import { DEFAULT_METRICS_PORT, workerCount, type Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { loadOrCreateSecret } from '../platform/keys.js';
 import { createMetrics, enableProcessMetrics } from '../platform/metrics.js';
@@ -192,12 +193,7 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
   // The metrics port first: a port that cannot be opened ends the start before any worker is forked.
   if (metricsListener && config.metrics.port !== null) {
     try {
-      const address = await listenOn(
-        metricsListener,
-        config.metrics.host,
-        config.metrics.port,
-        'metrics.host / metrics.port',
-      );
+      const address = await listenForMetrics(metricsListener, config.metrics.host, config.metrics.port, logger);
       logger.info('metrics_listening', { address: addressOf(address.address, address.port) });
       process.stderr.write(`netdiag: metrics on ${browsable(address.address, address.port)}metrics\n`);
     } catch (e) {
@@ -221,6 +217,26 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
     gc: execArgv.includes('--single-threaded-gc') ? 'single-threaded' : 'parallel',
     gcHelpers: helperPoolSize(workers, cores),
   });
+}
+
+/**
+ * Opens the metrics listener. The default port, when another process holds it (a second instance on this
+ * host, started with another PORT), gives way to a free port, said on stderr and in the log: the instance
+ * starts, and its metrics are where the `metrics_listening` line says. A port the operator chose is theirs:
+ * taken, it stops the start.
+ */
+async function listenForMetrics(listener: Server, host: string, port: number, logger: Logger): Promise<AddressInfo> {
+  const settings = 'METRICS_PORT / metrics.host / metrics.port';
+  try {
+    return await listenOn(listener, host, port, settings);
+  } catch (e) {
+    if (port !== DEFAULT_METRICS_PORT || (e as ListenError).code !== 'EADDRINUSE') throw e;
+    const address = await listenOn(listener, host, 0, settings);
+    const message = `the metrics port ${port} is taken (another instance on this host?): metrics on port ${address.port} instead; set METRICS_PORT to choose the port`;
+    process.stderr.write(`netdiag: ${message}\n`);
+    logger.warn('metrics_port_taken', { port, instead: address.port });
+    return address;
+  }
 }
 
 /**

@@ -32,7 +32,7 @@ export interface ExecutionInput extends ServerContext {
   /** run by the caller once the response is made (RequestScope.end: timer, listener, leftover work) */
   readonly atEnd: (() => void)[];
   /**
-   * A job item whose price was charged with its job (docs/contract/jobs.md "Credits"): the credits plugin
+   * A job item whose price was charged with its job (docs/contract/jobs.md, its credits at submission): the credits plugin
    * charges nothing more; the job gives back what its items do not use.
    */
   readonly prepaid?: boolean;

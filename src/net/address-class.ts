@@ -334,10 +334,10 @@ function equivalentForms(ip: ParsedIp): ParsedIp[] {
   return [ip, { family: 6, bytes: mapped }];
 }
 
-/** Whether `ip` lies in any of `cidrs` (see `compileCidrs`). Throws a TypeError on malformed input. */
 /** Compiled sets by list identity: configuration lists are frozen and asked on every request. */
 const compiledLists = new WeakMap<readonly string[], CidrSet>();
 
+/** Whether `ip` lies in any of `cidrs` (see `compileCidrs`). Throws a TypeError on malformed input. */
 export function isInCidrs(ip: string, cidrs: readonly string[]): boolean {
   let set = compiledLists.get(cidrs);
   if (!set) compiledLists.set(cidrs, (set = compileCidrs(cidrs)));

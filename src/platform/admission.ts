@@ -1,15 +1,17 @@
 /**
- * Admission control (docs/operations.md "Under load"): what keeps the instance answering when more check requests
- * arrive than it can serve.
+ * Admission control (docs/operations.md "Under load"): what keeps the instance answering when more check
+ * requests arrive than it can serve, and sheds only what it cannot serve in time.
  *
- * - At most `maxInFlight` check requests run at once; the next `maxQueued` wait in arrival order, each
- *   at most `maxQueueWaitMs`. Past that a request is shed: 503 with Retry-After, before any work or
- *   charge, in well under a millisecond.
- * - When the event loop is late by more than `maxEventLoopDelayMs` while check requests are running
- *   (work already admitted saturates the process), new requests are shed at once instead of queueing
- *   behind it. The delay must persist over several sampling periods: one late turn (the start-up's
- *   module loading, the first burst's compilations, a pause of the whole machine) is not saturation,
- *   and shedding on it refused the first requests of a fresh process.
+ * - At most `maxInFlight` check requests run at once; the next `maxQueued` wait in arrival order.
+ * - A request is shed — 503 with Retry-After, before any work or charge, in well under a millisecond —
+ *   when the wait it would have is longer than MAX_WAIT_MS: the requests ahead of it over the rate at
+ *   which slots free up (measured while every slot is taken, serviceRate), plus how late the event loop
+ *   runs (the time its bytes wait before this code even reads them). A queued request that has waited
+ *   MAX_WAIT_MS without a slot is shed then (the estimate was wrong, or slots stopped freeing). A full
+ *   queue sheds at once: it bounds memory whatever the estimate says.
+ *   A busy CPU at full throughput is not overload: 200 clients that wait for their answers queue for a
+ *   fraction of MAX_WAIT_MS, and are served; a flood of connections that a worker cannot serve in time is
+ *   shed. The event loop's delay alone, the earlier rule, shed the first and kept no one waiting less.
  * - One key holds at most `perKeyInFlight` requests in flight or queued; the next is a 429 that says it
  *   is about concurrency, not the allowance (nothing is charged).
  *
@@ -18,8 +20,6 @@
 export interface AdmissionSettings {
   readonly maxInFlight: number;
   readonly maxQueued: number;
-  readonly maxQueueWaitMs: number;
-  readonly maxEventLoopDelayMs: number;
   readonly perKeyInFlight: number;
 }
 
@@ -29,7 +29,13 @@ export interface AdmissionSettings {
  */
 export const SHED_RETRY_AFTER_SECONDS = 2;
 
-export type ShedReason = 'event-loop' | 'queue-full' | 'queue-wait' | 'key-concurrency';
+/**
+ * The longest wait for a slot worth having: a request that would wait longer is told to come back after
+ * Retry-After instead, which is no later for it and frees the queue for those who will be served.
+ */
+export const MAX_WAIT_MS = SHED_RETRY_AFTER_SECONDS * 1000;
+
+export type ShedReason = 'expected-wait' | 'queue-full' | 'queue-wait' | 'key-concurrency';
 
 export interface Refusal {
   readonly status: 503 | 429;
@@ -43,13 +49,23 @@ export interface Ticket {
   release(): void;
 }
 
+export interface AdmissionState {
+  readonly inFlight: number;
+  readonly queued: number;
+  readonly eventLoopDelayMs: number;
+  /** slots freed per second while every slot was taken (recent, decaying); null before any such time */
+  readonly servedPerSecond: number | null;
+  /** the wait a request arriving now would have, in ms */
+  readonly expectedWaitMs: number;
+}
+
 export interface Admission {
   /** A ticket once the request may run, or why it may not; `keyId` null for requests without a key. */
   admit(keyId: string | null): Promise<Ticket | Refusal>;
   /** Why the instance should get no new traffic right now (for /readyz), or null. */
   overload(): string | null;
   /** Current counts, for tests and /metrics. */
-  state(): { inFlight: number; queued: number; eventLoopDelayMs: number };
+  state(): AdmissionState;
   close(): void;
 }
 
@@ -104,7 +120,55 @@ export function persistingDelay(readings: readonly number[], periods: number): n
   return Math.min(...readings.slice(-periods));
 }
 
-/** For `admission.maxEventLoopDelayMs: 0`: never late, and no monitor running. */
+/**
+ * How fast slots free up while every slot is taken: completions over busy time, both decaying with a
+ * half-life of `halfLifeMs`, so that the rate follows the mix of checks as it changes and an old busy spell
+ * fades. Only the time when all slots were taken counts: a slot that frees while others sit idle says what
+ * arrives, not what the process can serve. Null until there is evidence (MIN_EVIDENCE).
+ */
+export interface ServiceRate {
+  /** every slot is taken from `at` on (true), or one is free (false) */
+  saturated(at: number, saturated: boolean): void;
+  /** a slot freed at `at` */
+  completed(at: number): void;
+  /** completions per ms at `at`, or null */
+  perMs(at: number): number | null;
+}
+
+/** Slots freed and busy time needed before the rate is trusted: one completion is no rate. */
+const MIN_EVIDENCE = { completions: 3, busyMs: 20 };
+
+export function serviceRate(halfLifeMs = 1_000): ServiceRate {
+  let busyMs = 0;
+  let completions = 0;
+  let isSaturated = false;
+  let last = 0;
+  /** Decays both to `at`, adding the busy time since the last call (integral of an exponential). */
+  const advance = (at: number) => {
+    const elapsed = Math.max(0, at - last);
+    last = at;
+    const kept = 0.5 ** (elapsed / halfLifeMs);
+    busyMs = busyMs * kept + (isSaturated ? (halfLifeMs / Math.LN2) * (1 - kept) : 0);
+    completions *= kept;
+  };
+  return {
+    saturated(at, saturated) {
+      advance(at);
+      isSaturated = saturated;
+    },
+    completed(at) {
+      advance(at);
+      if (isSaturated) completions += 1;
+    },
+    perMs(at) {
+      advance(at);
+      if (completions < MIN_EVIDENCE.completions || busyMs < MIN_EVIDENCE.busyMs) return null;
+      return completions / busyMs;
+    },
+  };
+}
+
+/** A sensor that is never late, for in-process test apps (ServiceOverrides): no timer per app. */
 export const NO_LOOP_DELAY_SENSOR: LoopDelaySensor = { delayMs: () => 0, close() {} };
 
 interface Waiter {
@@ -116,10 +180,12 @@ interface Waiter {
 export function createAdmission(
   settings: AdmissionSettings,
   sensor: LoopDelaySensor = eventLoopDelaySensor(),
+  now: () => number = () => performance.now(),
 ): Admission {
   let inFlight = 0;
   const queue: Waiter[] = [];
   const perKey = new Map<string, number>();
+  const rate = serviceRate();
 
   const shed = (reason: Exclude<ShedReason, 'key-concurrency'>, message: string): Refusal => ({
     status: 503,
@@ -137,24 +203,30 @@ export function createAdmission(
     if (left <= 0) perKey.delete(keyId);
     else perKey.set(keyId, left);
   };
+  /** Every slot taken: what the rate measures (a queue forms only then). */
+  const noteSaturation = () => rate.saturated(now(), inFlight >= settings.maxInFlight);
 
   /**
-   * The loop's persisting delay when it is past the bound while checks run, else null: with nothing in
-   * flight, admitted work is not what makes the loop late, and refusing the next check relieves nothing.
+   * The wait of a request arriving now, in ms: the loop's persisting delay, plus, when it must queue, the
+   * requests ahead of it and itself over the rate slots free up (0 for that part while the rate is unknown:
+   * the age in the queue bounds it then).
    */
-  const lateLoop = (): number | null => {
-    if (settings.maxEventLoopDelayMs <= 0 || inFlight === 0) return null;
-    const delay = sensor.delayMs();
-    return delay > settings.maxEventLoopDelayMs ? delay : null;
+  const expectedWaitMs = (): number => {
+    const late = sensor.delayMs();
+    if (inFlight < settings.maxInFlight && queue.length === 0) return late;
+    const perMs = rate.perMs(now());
+    return late + (perMs === null ? 0 : (queue.length + 1) / perMs);
   };
 
   const ticket = (keyId: string | null): Ticket => {
     inFlight++;
+    noteSaturation();
     let released = false;
     return {
       release() {
         if (released) return;
         released = true;
+        rate.completed(now());
         inFlight--;
         dropKey(keyId);
         // Hand the slot to the oldest waiter (FIFO: first come, first served).
@@ -162,7 +234,7 @@ export function createAdmission(
         if (next) {
           clearTimeout(next.timer);
           next.resolve(ticket(next.keyId));
-        }
+        } else noteSaturation();
       },
     };
   };
@@ -177,9 +249,9 @@ export function createAdmission(
           retryAfterSeconds: 1,
         };
       }
-      const delay = lateLoop();
-      if (delay !== null) {
-        return shed('event-loop', `the service is overloaded (its event loop runs ${Math.round(delay)} ms late)`);
+      const wait = expectedWaitMs();
+      if (wait > MAX_WAIT_MS) {
+        return shed('expected-wait', `the service is overloaded (${describeWait(wait, queue.length)})`);
       }
       if (inFlight < settings.maxInFlight && queue.length === 0) {
         holdKey(keyId);
@@ -197,21 +269,30 @@ export function createAdmission(
             const at = queue.indexOf(waiter);
             if (at >= 0) queue.splice(at, 1);
             dropKey(keyId);
-            resolve(shed('queue-wait', `the service is overloaded (no slot within ${settings.maxQueueWaitMs} ms)`));
-          }, settings.maxQueueWaitMs),
+            resolve(shed('queue-wait', `the service is overloaded (no slot within ${MAX_WAIT_MS / 1000} s)`));
+          }, MAX_WAIT_MS),
         };
         queue.push(waiter);
       });
     },
     overload() {
-      const delay = lateLoop();
-      if (delay !== null) return `overloaded: the event loop runs ${Math.round(delay)} ms late`;
+      const wait = expectedWaitMs();
+      if (wait > MAX_WAIT_MS) return `overloaded: ${describeWait(wait, queue.length)}`;
       if (inFlight >= settings.maxInFlight && queue.length >= settings.maxQueued) {
         return `overloaded: ${inFlight} check requests running and ${queue.length} waiting, the most this instance takes`;
       }
       return null;
     },
-    state: () => ({ inFlight, queued: queue.length, eventLoopDelayMs: sensor.delayMs() }),
+    state() {
+      const perMs = rate.perMs(now());
+      return {
+        inFlight,
+        queued: queue.length,
+        eventLoopDelayMs: sensor.delayMs(),
+        servedPerSecond: perMs === null ? null : perMs * 1000,
+        expectedWaitMs: expectedWaitMs(),
+      };
+    },
     close() {
       sensor.close();
       for (const waiter of queue.splice(0)) {
@@ -220,4 +301,9 @@ export function createAdmission(
       }
     },
   };
+}
+
+/** The wait as a refusal and /readyz say it. */
+function describeWait(waitMs: number, queued: number): string {
+  return `a request would wait about ${(waitMs / 1000).toFixed(1)} s for a slot, ${queued} waiting`;
 }

@@ -7,6 +7,12 @@ import type { KeyIdentity, Keyring } from './keys.js';
 
 export const MISSING_KEY_MESSAGE = 'missing API key: pass it in the x-api-key header or the api_key query parameter';
 
+/** The key the examples show (the developer page's, GraphiQL's prefilled headers): never a key. */
+export const KEY_PLACEHOLDER = 'YOUR_KEY';
+
+/** The refusal of the placeholder sent as it is: what to do instead, where a bare "invalid" leaves one guessing. */
+export const PLACEHOLDER_KEY_MESSAGE = `invalid API key: ${KEY_PLACEHOLDER} is the examples' placeholder; put your own key in its place (in GraphiQL: the Headers tab, {"x-api-key": "<your key>"}); the developer page at / gives you one`;
+
 export class AuthError extends NetdiagError {
   constructor(message: string) {
     super('UNAUTHENTICATED', 401, message);
@@ -28,6 +34,7 @@ export function authenticate(request: Request, url: URL, keyring: Keyring): Auth
   if (!key) return { ok: false, error: new AuthError(MISSING_KEY_MESSAGE) };
   if (key.length > 256) return { ok: false, error: new AuthError('invalid API key') };
   const identity = keyring.verify(key);
+  if (!identity && key === KEY_PLACEHOLDER) return { ok: false, error: new AuthError(PLACEHOLDER_KEY_MESSAGE) };
   if (!identity) return { ok: false, error: new AuthError('invalid API key: it is unknown or has been revoked') };
   return { ok: true, identity };
 }

@@ -52,7 +52,7 @@ export interface Metrics {
   /** a request without a key refused because its client address spent the unkeyed budget */
   unkeyedRefused(surface: string): void;
   /** reports in-flight and waiting check requests on each scrape */
-  watchAdmission(state: () => { inFlight: number; queued: number; eventLoopDelayMs: number }): void;
+  watchAdmission(state: () => { inFlight: number; queued: number; expectedWaitMs: number }): void;
   /**
    * reports the jobs on each scrape (docs/jobs.md): jobs by status, items finished, items waiting.
    * `shared`: the figures are the deployment's (Redis), the same in every worker, so the primary's sum
@@ -177,10 +177,10 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
   );
   const shedRequests = counter(
     'netdiag_shed_total',
-    'Check requests refused by admission control before any work or charge, by reason (event-loop, queue-full, queue-wait: 503; key-concurrency: 429).',
+    'Check requests refused by admission control before any work or charge, by reason (expected-wait, queue-full, queue-wait: 503; key-concurrency: 429).',
     ['reason'],
   );
-  let admissionState: (() => { inFlight: number; queued: number; eventLoopDelayMs: number }) | null = null;
+  let admissionState: (() => { inFlight: number; queued: number; expectedWaitMs: number }) | null = null;
   gauge(
     'netdiag_checks_in_flight',
     'Check requests running now (admission control).',
@@ -191,6 +191,16 @@ export function createMetrics(options: { tools: Iterable<string> }): Metrics {
     'Check requests waiting for a slot now (admission control).',
     () => admissionState?.().queued ?? 0,
   );
+  new Gauge({
+    name: 'netdiag_admission_wait_seconds',
+    help: 'The wait a check request arriving now would have (admission control; the longest of the workers): the requests queued over the rate slots free up, plus the event loop delay; past 2 s it is shed.',
+    registers,
+    // one worker's wait: the instance's is its longest, not their sum
+    aggregator: 'max',
+    collect() {
+      this.set((admissionState?.().expectedWaitMs ?? 0) / 1000);
+    },
+  });
 
   /**
    * The job figures, made when the jobs are watched: with `shared` (Redis) every worker reports the

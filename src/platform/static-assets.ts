@@ -53,6 +53,9 @@ export async function loadFileAsset(prefix: string, name: string, type: string, 
   return loadAsset(prefix, name, type, await readFile(file));
 }
 
+/** A content coding this module serves: brotli, gzip, or none. */
+export type AssetEncoding = 'br' | 'gzip' | null;
+
 /**
  * The asset's response: the smallest encoding the client accepts, or 304 when it has this version.
  * Immutable by default (a content-hashed path); a document at a fixed path passes a revalidating policy.
@@ -62,6 +65,37 @@ export function assetResponse(
   asset: StaticAsset,
   cacheControl = 'public, max-age=31536000, immutable',
 ): Response {
+  const { status, headers, encoding } = negotiate(request, asset, cacheControl);
+  if (status === 304) return new Response(null, { status, headers });
+  const body = encoding === 'br' ? asset.br : encoding === 'gzip' ? asset.gzip : asset.identity;
+  return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { headers });
+}
+
+/**
+ * An asset whose encoded forms are read only when a client asks for one (the build's prepared files,
+ * src/web/assets.ts): the same negotiation and headers as assetResponse.
+ */
+export interface EncodedAsset {
+  readonly type: string;
+  readonly etag: string;
+  body(encoding: AssetEncoding): Promise<Uint8Array<ArrayBuffer>>;
+}
+
+export async function encodedAssetResponse(
+  request: Request,
+  asset: EncodedAsset,
+  cacheControl = 'public, max-age=31536000, immutable',
+): Promise<Response> {
+  const { status, headers, encoding } = negotiate(request, asset, cacheControl);
+  if (status === 304 || request.method === 'HEAD') return new Response(null, { status, headers });
+  return new Response(await asset.body(encoding), { headers });
+}
+
+function negotiate(
+  request: Request,
+  asset: { readonly type: string; readonly etag: string },
+  cacheControl: string,
+): { status: 200 | 304; headers: Record<string, string>; encoding: AssetEncoding } {
   const headers: Record<string, string> = {
     'content-type': asset.type,
     'cache-control': cacheControl,
@@ -74,16 +108,12 @@ export function assetResponse(
       ?.split(',')
       .some((tag) => tag.trim() === asset.etag)
   ) {
-    return new Response(null, { status: 304, headers });
+    return { status: 304, headers, encoding: null };
   }
   const accepted = acceptedEncodings(request.headers.get('accept-encoding'));
-  const [encoding, body] = accepted.has('br')
-    ? ['br', asset.br]
-    : accepted.has('gzip')
-      ? ['gzip', asset.gzip]
-      : [null, asset.identity];
+  const encoding: AssetEncoding = accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : null;
   if (encoding) headers['content-encoding'] = encoding;
-  return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { headers });
+  return { status: 200, headers, encoding };
 }
 
 /** Codings the client accepts (q > 0), RFC 9110 §12.5.3. */

@@ -14,11 +14,15 @@ import { clientBucket, connectionClientAddress } from './client-address.js';
 
 export type UnkeyedSurface = 'graphql' | 'page' | 'openapi' | 'docs';
 
-/** null: go ahead; else the refusal to send. */
+/**
+ * null: go ahead; else the refusal to send. `cost`: what the request counts for (1; a report run without a
+ * key counts its credits, src/web/report/routes.ts).
+ */
 export type UnkeyedGate = (
   request: Request,
   surface: UnkeyedSurface,
   peerAddress: string | null,
+  cost?: number,
 ) => Promise<Response | null>;
 
 /** What the gate uses of the long-lived services. */
@@ -30,8 +34,8 @@ export interface UnkeyedGateDeps {
 
 export function createUnkeyedGate(services: UnkeyedGateDeps): UnkeyedGate {
   const { requests, windowSeconds } = services.config.unkeyed;
-  return async (request, surface, peerAddress) => {
-    if (requests === 0) return null;
+  return async (request, surface, peerAddress, cost = 1) => {
+    if (requests === 0 || cost <= 0) return null;
     let bucket: string;
     try {
       bucket = clientBucket(
@@ -46,7 +50,7 @@ export function createUnkeyedGate(services: UnkeyedGateDeps): UnkeyedGate {
       bucket = 'unknown';
     }
     try {
-      const outcome = await services.unkeyedLedger.charge(`unkeyed:${bucket}`, 1);
+      const outcome = await services.unkeyedLedger.charge(`unkeyed:${bucket}`, cost);
       if (outcome.allowed) return null;
       services.metrics.unkeyedRefused(surface);
       const retryAfter = String(Math.max(1, outcome.retryAfterSeconds));

@@ -1,7 +1,7 @@
 /**
  * `GET /api/v1`: what a client or a person finds at the root of the API — every tool with its address,
- * parameters, price and a one-line summary, and where the OpenAPI document, the reference pages and
- * GraphQL are. In the envelope like every answer under /api/v1 (decisions §2).
+ * parameters, price and a one-line summary, where jobs are, and where the OpenAPI document, the
+ * reference pages and GraphQL are. In the envelope like every answer under /api/v1 (decisions §2).
  */
 import type { Config } from '../config.js';
 import { costOf } from '../graphql/pricing.js';
@@ -16,11 +16,30 @@ export interface ApiIndexTool {
   readonly summary: string;
 }
 
+/** Where jobs are: one tool over many targets in the background (docs/jobs.md). */
+export interface ApiIndexJobs {
+  readonly path: string;
+  /** their endpoints in the API reference */
+  readonly reference: string;
+  readonly summary: string;
+}
+
 export interface ApiIndex {
   readonly tools: readonly ApiIndexTool[];
+  readonly jobs: ApiIndexJobs;
   readonly openapi: string;
   readonly docs: string;
   readonly graphql: string;
+}
+
+/** The jobs' part of the index: their endpoints' section of the reference (Swagger UI's deep link to the tag). */
+function jobsEntry(docs: string): ApiIndexJobs {
+  return {
+    path: '/api/v1/jobs',
+    reference: `${docs}#/Jobs`,
+    summary:
+      'One tool over many targets in the background: POST the tool and its targets, read the progress, the results as NDJSON or CSV, or a stream of events; priced per target.',
+  };
 }
 
 /** The first sentence of a description (up to the first ". " or the end). */
@@ -45,5 +64,5 @@ export function apiIndex(
     })),
     summary: firstSentence(route.check.description),
   }));
-  return { tools, ...paths };
+  return { tools, jobs: jobsEntry(paths.docs), ...paths };
 }

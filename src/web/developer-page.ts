@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { Kind, getOperationAST, print, type GraphQLSchema, type TypeNode } from 'graphql';
 import type { RestRoute } from '../rest/routes.js';
+import { KEY_PLACEHOLDER } from '../platform/auth.js';
 
 export const GRAPHIQL_PATH = '/graphql';
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -320,7 +321,7 @@ ${form}
 </section>
 <section aria-labelledby="usage">
 <h2 id="usage">Using the key</h2>
-<pre><code>${escapeHtml(curl(m.origin, example, 'YOUR_KEY'))}</code></pre>
+<pre><code>${escapeHtml(curl(m.origin, example, KEY_PLACEHOLDER))}</code></pre>
 </section>
 <section aria-labelledby="endpoints">
 <h2 id="endpoints">Endpoints</h2>
@@ -337,8 +338,10 @@ ${m.endpoints.map(endpointRow).join('\n')}
 <section aria-labelledby="explore">
 <h2 id="explore">GraphQL and OpenAPI</h2>
 <ul>
-<li><a href="${GRAPHIQL_PATH}">GraphiQL</a>, the GraphQL explorer: put your key in its Headers tab as <code>{"x-api-key": "YOUR_KEY"}</code>. An operation costs the sum of the checks it selects.</li>
+<li><a href="${GRAPHIQL_PATH}">GraphiQL</a>, the GraphQL explorer: put your key in its Headers tab as <code>{"x-api-key": "${KEY_PLACEHOLDER}"}</code>. An operation costs the sum of the checks it selects.</li>
 <li><a href="/docs">The API reference</a>, every REST endpoint with its parameters and answers, and <a href="${OPENAPI_PATH}">the OpenAPI document</a> behind it, for client generators.</li>
+<li><a href="/docs#/Jobs">Jobs</a>: one tool over many targets in the background — <code>POST /api/v1/jobs</code> with the tool and its targets, then the progress, the results as NDJSON or CSV, or a stream of events; priced per target (the guide: <code>docs/jobs.md</code> in the source).</li>
+<li><a href="/report">The report page</a>: every verdict about a domain (TLS and HTTP grades, DNSSEC, mail, registration) on one page a person reads, with your key.</li>
 </ul>
 </section>
 </main>`;

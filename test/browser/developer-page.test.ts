@@ -5,25 +5,28 @@
  * loopback proxy, background services are off, and each context aborts (and records) any request that
  * leaves the app's origin.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServerAdapter } from '@whatwg-node/server';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { buildConfig } from '../../src/config.js';
+import { NO_LOOP_DELAY_SENSOR } from '../../src/platform/admission.js';
 import { createServices } from '../../src/create-services.js';
 import { silentLogger } from '../../src/log.js';
 import { restRoutes } from '../../src/rest/routes.js';
 import type { Services } from '../../src/services.js';
+import {
+  CHROMIUM,
+  hasChromium,
+  launchLoopbackChromium,
+  loopbackContext as loopbackOnly,
+  serveOnLoopback,
+} from './chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** The operations of the job routes in the OpenAPI document (src/rest/jobs/jobs-openapi.ts). */
 const JOB_OPERATIONS = 6;
-const hasChromium = existsSync(CHROMIUM);
 const PUBLIC = '93.184.216.34'; // the address a (pretend) trusted proxy forwards; nothing connects to it
 
 if (!hasChromium)
@@ -33,7 +36,7 @@ describe.skipIf(!hasChromium)(
   `developer page in chromium${hasChromium ? '' : ' (skipped: /usr/bin/chromium is missing)'}`,
   () => {
     let services: Services;
-    let server: Server;
+    let served: Awaited<ReturnType<typeof serveOnLoopback>>;
     let browser: Browser;
     let origin: string;
 
@@ -45,62 +48,23 @@ describe.skipIf(!hasChromium)(
           system: ['127.0.0.1:9'],
           publicResolvers: [{ name: 'Lab', ip: '192.0.2.53', countryCode: 'ZZ', address: '127.0.0.1:9' }],
         },
-        // chromium starting beside a busy test run delays this process's event loop; shedding on it would
-        // fail the page loads for a reason that is not the page's (as in test/helpers/app.ts)
-        admission: { maxEventLoopDelayMs: 0 },
       });
-      services = await createServices(config, silentLogger);
-      const app = createApp(services);
-      server = createServer(
-        createServerAdapter<{ req: import('node:http').IncomingMessage }>((request, ctx) =>
-          app.fetch(request, { peerAddress: ctx.req.socket.remoteAddress ?? null }),
-        ),
-      );
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-default-apps',
-          '--disable-sync',
-          '--no-first-run',
-          '--disable-domain-reliability',
-          '--disable-client-side-phishing-detection',
-          '--disable-breakpad',
-          '--no-pings',
-          '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-          // IP literals skip the host resolver: send anything not on loopback to a port where nothing listens
-          // (Chrome never proxies loopback).
-          '--proxy-server=http://127.0.0.1:9',
-        ],
-      });
+      // chromium starting beside a busy test run delays this process's event loop; shedding on it would
+      // fail the page loads for a reason that is not the page's (as in test/helpers/app.ts)
+      services = await createServices(config, silentLogger, { loopDelaySensor: NO_LOOP_DELAY_SENSOR });
+      served = await serveOnLoopback(createApp(services));
+      origin = served.origin;
+      browser = await launchLoopbackChromium();
     });
 
     afterAll(async () => {
       await browser?.close();
-      await new Promise((resolve) => server?.close(resolve));
+      await served?.close();
       await services?.close();
     });
 
     /** A fresh profile whose requests may only go to the app (data: and blob: URLs stay inside the page). */
-    async function loopbackContext(
-      options: BrowserContextOptions = {},
-    ): Promise<{ context: BrowserContext; elsewhere: string[] }> {
-      const context = await browser.newContext(options);
-      const elsewhere: string[] = [];
-      await context.route(
-        (url) => url.origin !== origin && (url.protocol === 'http:' || url.protocol === 'https:'),
-        (route) => {
-          elsewhere.push(route.request().url());
-          return route.abort('blockedbyclient');
-        },
-      );
-      return { context, elsewhere };
-    }
+    const loopbackContext = (options: BrowserContextOptions = {}) => loopbackOnly(browser, origin, options);
 
     it('records and aborts a request that would leave the app (the guard the other tests rely on)', async () => {
       const { context, elsewhere } = await loopbackContext();

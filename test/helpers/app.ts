@@ -3,11 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../src/app.js';
-import { buildConfig, DEFAULT_PUBLIC_RESOLVERS } from '../../src/config.js';
+import { buildConfig } from '../../src/config.js';
+import { DEFAULT_PUBLIC_RESOLVERS } from '../../src/config/public-resolvers.js';
 
 /** The discard port on loopback: nothing listens there in tests. */
 const NOWHERE = '127.0.0.1:9';
 import { createServices, type ServiceOverrides } from '../../src/create-services.js';
+import { NO_LOOP_DELAY_SENSOR } from '../../src/platform/admission.js';
 import type { Logger } from '../../src/log.js';
 import type { Services } from '../../src/services.js';
 import { recordExample } from './example-recorder.js';
@@ -51,9 +53,6 @@ export async function createTestApp(
     ipInfo: { baseUrl: 'http://127.0.0.1:9', ...(config.ipInfo ?? {}) },
     // the bundled bootstrap names the real registries' RDAP servers
     rdap: config.rdap ?? { enabled: false },
-    // A busy test machine can run the event loop late; shedding on it would make unrelated tests flaky
-    // (test/integration/admission.test.ts turns it on with a fake sensor).
-    admission: { maxEventLoopDelayMs: 0, ...(config.admission ?? {}) },
   };
   const logs: Array<Record<string, unknown>> = [];
   const logger: Logger = {
@@ -61,7 +60,12 @@ export async function createTestApp(
     warn: (event, fields) => logs.push({ level: 'warn', event, ...fields }),
     error: (event, fields) => logs.push({ level: 'error', event, ...fields }),
   };
-  const services = await createServices(buildConfig(merged), logger, overrides);
+  // A busy test machine can run the event loop late; no sensor (and no timer) per app: a test that
+  // wants one passes it (test/unit/platform/admission.test.ts).
+  const services = await createServices(buildConfig(merged), logger, {
+    loopDelaySensor: NO_LOOP_DELAY_SENSOR,
+    ...overrides,
+  });
   const app = createApp(services);
   return {
     app,
@@ -80,7 +84,11 @@ export async function createTestApp(
       await recordExample(path, init.method ?? 'GET', response);
       return response;
     },
-    close: () => services.close(),
+    async close() {
+      // the job runner's connections first (with Redis: its queue and worker), as the service stops
+      app.stopBackground();
+      await services.close();
+    },
   };
 }
 

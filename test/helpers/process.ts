@@ -14,15 +14,13 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '../..');
 
 /**
- * One worker unless a test asks for more, (as in test/helpers/app.ts) no shedding on a late event loop
- * of a busy test machine unless a test asks for it, and the metrics listener on any free port (files
- * run in parallel: the default port would be taken by the first).
+ * One worker unless a test asks for more, and the metrics listener on any free port (files run in
+ * parallel: the default port would be taken by the first).
  */
 function withTestDefaults(config: Record<string, any>): object {
   return {
     ...config,
     server: { workers: 1, ...(config.server ?? {}) },
-    admission: { maxEventLoopDelayMs: 0, ...(config.admission ?? {}) },
     metrics: { port: 0, ...(config.metrics ?? {}) },
   };
 }

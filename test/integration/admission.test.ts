@@ -72,6 +72,8 @@ describe('admission control', () => {
     expect((await ready.json()).reason).toMatch(/overloaded/);
     expect(await metric('netdiag_shed_total')).toContain('netdiag_shed_total{reason="queue-full"} 1');
     expect(await metric('netdiag_checks_in_flight')).toContain('netdiag_checks_in_flight 1');
+    // no slot has freed yet while all were taken: no rate, and the wait is the (test's still) loop's
+    expect(await metric('netdiag_admission_wait_seconds')).toEqual(['netdiag_admission_wait_seconds 0']);
 
     expect((await held).status).toBe(200);
     expect((await t.get('/readyz', { key: null })).status).toBe(200);

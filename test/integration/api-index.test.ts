@@ -44,6 +44,8 @@ describe('GET /api/v1', () => {
         summary: expect.stringMatching(/\.$/),
       });
       expect(body.data).toMatchObject({ openapi: '/api/v1/openapi.json', docs: '/docs', graphql: '/graphql' });
+      // jobs are found from here too: their path and their section of the reference
+      expect(body.data.jobs).toMatchObject({ path: '/api/v1/jobs', reference: '/docs#/Jobs' });
     }
   });
 

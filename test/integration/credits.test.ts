@@ -169,7 +169,7 @@ describe('GraphQL pricing', () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).not.toMatch(/<script[^>]+src="?https?:/); // assets from this service: works without internet
-    const script = /<script src="(\/graphiql\/assets\/[^"]+)"/.exec(html)?.[1];
+    const script = /<script src="(\/assets\/[^"]+)"/.exec(html)?.[1];
     expect(await (await t.app.fetch(new Request(`http://netdiag.test${script}`))).text()).toContain(
       'renderYogaGraphiQL',
     );

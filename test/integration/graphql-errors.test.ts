@@ -69,6 +69,35 @@ describe('GraphQL request errors', () => {
     expect((await none.json()).errors[0].message).toMatch(/this request has no Content-Type/);
   });
 
+  it('JSON sent as a form (curl -d without a content type) is a 415 that names the header; a form still works', async () => {
+    const operation = JSON.stringify({ query: '{ __typename }' });
+    const curlDefault = await post(operation, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(curlDefault.status).toBe(415);
+    const body = await curlDefault.json();
+    expect(body.errors[0].extensions).toEqual({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 });
+    expect(body.errors[0].message).toMatch(
+      /JSON but was sent as application\/x-www-form-urlencoded.*Content-Type: application\/json/,
+    );
+    const form = await post(`query=${encodeURIComponent('{ __typename }')}`, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(form.status).toBe(200);
+    expect((await form.json()).data).toEqual({ __typename: 'Query' });
+  });
+
+  it("GraphiQL's prefilled placeholder sent as a key is a 401 that says to put a real key in the headers", async () => {
+    const res = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'YOUR_KEY', 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ dnsLookup(domain: "example.test") { rcode } }' }),
+    });
+    expect(res.status).toBe(401);
+    expect((await res.json()).errors[0].message).toMatch(/YOUR_KEY is the examples' placeholder.*Headers tab/);
+    const rest = await fetch(`${base}/api/v1/my-ip`, { headers: { 'x-api-key': 'YOUR_KEY' } });
+    expect(rest.status).toBe(401);
+    expect((await rest.json()).error).toMatch(/YOUR_KEY is the examples' placeholder/);
+  });
+
   it('the forms yoga reads still work: JSON with a charset, application/graphql', async () => {
     const json = await post(JSON.stringify({ query: '{ __typename }' }), {
       'content-type': 'application/json; charset=utf-8',

@@ -185,10 +185,11 @@ describe('/metrics', () => {
     expect((await t.get('/api/v1/my-ip', { key: null })).status).toBe(401);
     lab.clearQueries();
     expect((await t.get('/api/v1/dns-lookup?domain=example.test')).status).toBe(200);
-    const asked = lab.queries.length; // one question per record type
+    // one question per record type (a resend of one a busy machine answered late is the same question)
+    const asked = lab.countQuestions();
     expect(asked).toBeGreaterThan(0);
     expect((await t.get('/api/v1/dns-lookup?domain=example.test')).status).toBe(200); // from the answer cache
-    expect(lab.queries.length).toBe(asked);
+    expect(lab.countQuestions()).toBe(asked);
     expect((await t.get('/api/v1/dns-lookup?domain=sf.test')).status).toBe(502); // SERVFAIL: charged, counted
     expect((await t.get('/api/v1/dns-lookup?domain=example.test')).status).toBe(429);
     expect((await t.get('/api/v1/no-such-tool-a1b2c3')).status).toBe(404);

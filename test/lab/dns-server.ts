@@ -63,6 +63,8 @@ export interface LabBehaviour {
 }
 
 export interface LabQuery {
+  /** the message ID: a client's resend of an unanswered question carries the same one */
+  id: number;
   /** lower case, no trailing dot ("" for the root) */
   name: string;
   type: string;
@@ -98,6 +100,11 @@ export interface DnsLab {
   setBehaviour(name: string | RegExp, behaviour: LabBehaviour, type?: string): void;
   clearBehaviours(): void;
   countQueries(name?: string, type?: string, transport?: 'udp' | 'tcp'): number;
+  /**
+   * Distinct questions asked (by message ID, name and type): a resend of a question the client thought
+   * lost (a busy machine answered it late) is the same question, which countQueries counts twice.
+   */
+  countQuestions(name?: string, type?: string): number;
   /** forget the questions seen so far (for a lab shared by several tests) */
   clearQueries(): void;
   close(): Promise<void>;
@@ -191,6 +198,13 @@ export async function startDnsLab(options: DnsLabOptions = {}): Promise<DnsLab> 
           (transport === undefined || q.transport === transport),
       ).length;
     },
+    countQuestions(name, type) {
+      const n = name === undefined ? undefined : canonical(name);
+      const asked = lab.queries.filter(
+        (q) => (n === undefined || q.name === n) && (type === undefined || q.type === type.toUpperCase()),
+      );
+      return new Set(asked.map((q) => `${q.id} ${q.name} ${q.type}`)).size;
+    },
     clearQueries() {
       lab.queries.length = 0;
     },
@@ -247,7 +261,15 @@ export async function startDnsLab(options: DnsLabOptions = {}): Promise<DnsLab> 
     const opt = (query.additionals ?? []).find((a) => a.type === 'OPT');
     const dnssecOk = opt !== undefined && 'flag_do' in opt && opt.flag_do;
     const name = canonical(question.name);
-    lab.queries.push({ name, type: question.type, transport, do: dnssecOk, cd: query.flag_cd, rd: query.flag_rd });
+    lab.queries.push({
+      id: query.id ?? 0,
+      name,
+      type: question.type,
+      transport,
+      do: dnssecOk,
+      cd: query.flag_cd,
+      rd: query.flag_rd,
+    });
 
     const behaviour = behaviourFor(name, question.type, transport);
     if (behaviour.drop) return;

@@ -79,7 +79,8 @@ let t: TestApp;
 beforeAll(async () => {
   lab = await startDnsLab({ authoritative: false, records: zone() });
   t = await createTestApp({
-    dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 2000 },
+    // a wide bound: every answer comes from the loopback lab; a busy machine must not turn one into a time-out
+    dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 5000 },
     // the lab's MX addresses count as public, so that the lists are asked about them
     targets: { allow: ['127.8.0.0/16', '127.9.0.0/16'] },
     // nothing listens on them: no SMTP session is attempted
@@ -105,6 +106,8 @@ const rest = async (tool: string, domain: string) => {
 /** distinct questions the lab saw (a truncated UDP answer asked again over TCP is one question) */
 const distinctQuestions = () => new Set(lab.queries.map((q) => `${q.type} ${q.name}`));
 const askedOfList = (zone: string) => lab.queries.filter((q) => q.name.endsWith(`.${zone}`));
+/** Distinct questions to a list: a resend of one the busy machine answered late is the same question. */
+const questionsOfList = (zone: string) => new Set(askedOfList(zone).map((q) => `${q.id} ${q.type} ${q.name}`));
 const checkOf = (body: any, id: string) => body.data.checks.find((c: any) => c.id === id);
 
 describe('mx-lookup of a domain with 400 MX hosts', () => {
@@ -158,7 +161,7 @@ describe('mailhealth-check of a domain with 400 MX hosts', () => {
     for (const list of LISTS) {
       // one A question per address followed (none is listed, so no TXT): 1,600 per list before
       const asked = askedOfList(list.zone);
-      expect(asked.length, list.zone).toBe(MX_MAX_EXCHANGES * MX_MAX_ADDRESSES_PER_EXCHANGE);
+      expect(questionsOfList(list.zone).size, list.zone).toBe(MX_MAX_EXCHANGES * MX_MAX_ADDRESSES_PER_EXCHANGE);
       expect(new Set(asked.map((q) => q.name.slice(0, -list.zone.length - 1))), list.zone).toEqual(followed);
     }
     // 10,420 before; the largest honest check asks no fewer
@@ -217,7 +220,9 @@ describe('the question budget', () => {
     await expect(ctx.resolve(`mx1.${MANY}`, 'A')).rejects.toMatchObject({ code: 'FAN_OUT_LIMIT', status: 502 });
     // and again: the same refusal, still unasked
     await expect(ctx.resolve(`mx1.${MANY}`, 'A')).rejects.toMatchObject({ code: 'FAN_OUT_LIMIT' });
-    expect([...distinctQuestions()].sort()).toEqual([`A mx0.${MANY}`, `AAAA mx0.${MANY}`, `MX ${MANY}`]);
+    // (a block list's question the previous test's check resent late, on a busy machine, is not this one's)
+    const asked = [...distinctQuestions()].filter((q) => q.endsWith(MANY));
+    expect(asked.sort()).toEqual([`A mx0.${MANY}`, `AAAA mx0.${MANY}`, `MX ${MANY}`]);
   });
 
   it('a check that runs out of it reports the parts that could not finish, and asks nothing more', async () => {
@@ -238,7 +243,7 @@ describe('the question budget', () => {
       status: 'critical',
       details: { checkedIps: 40, listedIps: 40, omittedExchanges: 0, omittedAddresses: 0 },
     });
-    for (const list of LISTS) expect(askedOfList(list.zone).length, list.zone).toBe(2 * 40);
+    for (const list of LISTS) expect(questionsOfList(list.zone).size, list.zone).toBe(2 * 40);
     for (const check of body.data.checks) expect(check.status, check.id).not.toBe('error');
     expect(distinctQuestions().size).toBeLessThanOrEqual(worstHonestMailhealthQuestions(t.services.config));
   });
@@ -272,7 +277,9 @@ describe('an honest domain', () => {
       nullMx: false,
       rcode: 'NOERROR',
     });
-    expect(lab.queries.map((q) => `${q.type} ${q.name}`).sort()).toEqual(
+    // its own questions (the previous test's check, on a busy machine, can still be asking the lists)
+    const own = lab.queries.filter((q) => q.name.endsWith('honest.test'));
+    expect(own.map((q) => `${q.type} ${q.name}`).sort()).toEqual(
       [
         'MX honest.test',
         'A mx1.honest.test',

@@ -39,40 +39,53 @@ function connectTarget(args: unknown[]): { host: string; port: unknown } | null 
   return { host: typeof second === 'string' ? second : 'localhost', port: first };
 }
 
-const connect = net.Socket.prototype.connect;
-net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
-  const target = connectTarget(args);
-  if (target !== null && !isLoopback(target.host)) {
-    const error = unreachable(target.host, target.port);
-    process.nextTick(() => this.destroy(error));
-    return this;
-  }
-  return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
-} as typeof net.Socket.prototype.connect;
+/**
+ * Installed once per process: with `isolate: false` (vitest.config.ts) a test process runs this file
+ * before each of its test files, and a second wrapping would only stack the same check.
+ */
+const INSTALLED = Symbol.for('netdiag.loopback-only');
+const registry = globalThis as { [INSTALLED]?: true };
+if (!registry[INSTALLED]) {
+  registry[INSTALLED] = true;
+  installGuards();
+}
 
-const udpConnect = dgram.Socket.prototype.connect;
-dgram.Socket.prototype.connect = function guardedUdpConnect(this: dgram.Socket, ...args: unknown[]) {
-  const [port, address, callback] = args as [number, string | (() => void) | undefined, (() => void) | undefined];
-  const host = typeof address === 'string' ? address : 'localhost';
-  if (!isLoopback(host)) {
-    const done = typeof address === 'function' ? address : callback;
-    const error = unreachable(host, port);
-    process.nextTick(() => (done ? (done as (e: Error) => void)(error) : this.emit('error', error)));
-    return;
-  }
-  return (udpConnect as (...a: unknown[]) => void).apply(this, args);
-} as typeof dgram.Socket.prototype.connect;
+function installGuards(): void {
+  const connect = net.Socket.prototype.connect;
+  net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
+    const target = connectTarget(args);
+    if (target !== null && !isLoopback(target.host)) {
+      const error = unreachable(target.host, target.port);
+      process.nextTick(() => this.destroy(error));
+      return this;
+    }
+    return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
+  } as typeof net.Socket.prototype.connect;
 
-const udpSend = dgram.Socket.prototype.send;
-dgram.Socket.prototype.send = function guardedSend(this: dgram.Socket, ...args: unknown[]) {
-  // send(msg, [offset, length,] port, address, callback): the address is the string after a port
-  const portAt = args.findIndex((a, i) => i > 0 && typeof a === 'number' && typeof args[i + 1] === 'string');
-  const host = portAt > 0 ? (args[portAt + 1] as string) : null;
-  if (host !== null && !isLoopback(host)) {
-    const callback = args.find((a) => typeof a === 'function') as ((e: Error) => void) | undefined;
-    const error = unreachable(host, args[portAt]);
-    process.nextTick(() => (callback ? callback(error) : this.emit('error', error)));
-    return;
-  }
-  return (udpSend as (...a: unknown[]) => void).apply(this, args);
-} as typeof dgram.Socket.prototype.send;
+  const udpConnect = dgram.Socket.prototype.connect;
+  dgram.Socket.prototype.connect = function guardedUdpConnect(this: dgram.Socket, ...args: unknown[]) {
+    const [port, address, callback] = args as [number, string | (() => void) | undefined, (() => void) | undefined];
+    const host = typeof address === 'string' ? address : 'localhost';
+    if (!isLoopback(host)) {
+      const done = typeof address === 'function' ? address : callback;
+      const error = unreachable(host, port);
+      process.nextTick(() => (done ? (done as (e: Error) => void)(error) : this.emit('error', error)));
+      return;
+    }
+    return (udpConnect as (...a: unknown[]) => void).apply(this, args);
+  } as typeof dgram.Socket.prototype.connect;
+
+  const udpSend = dgram.Socket.prototype.send;
+  dgram.Socket.prototype.send = function guardedSend(this: dgram.Socket, ...args: unknown[]) {
+    // send(msg, [offset, length,] port, address, callback): the address is the string after a port
+    const portAt = args.findIndex((a, i) => i > 0 && typeof a === 'number' && typeof args[i + 1] === 'string');
+    const host = portAt > 0 ? (args[portAt + 1] as string) : null;
+    if (host !== null && !isLoopback(host)) {
+      const callback = args.find((a) => typeof a === 'function') as ((e: Error) => void) | undefined;
+      const error = unreachable(host, args[portAt]);
+      process.nextTick(() => (callback ? callback(error) : this.emit('error', error)));
+      return;
+    }
+    return (udpSend as (...a: unknown[]) => void).apply(this, args);
+  } as typeof dgram.Socket.prototype.send;
+}

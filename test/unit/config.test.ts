@@ -107,6 +107,33 @@ describe('configuration', () => {
     expect(() => loadConfig({ NETDIAG_CONFIG: file })).toThrow(/not valid JSON/);
     expect(() => loadConfig({ NETDIAG_CONFIG: join(dir, 'missing.json') })).toThrow(/cannot read/);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(loadConfig({ METRICS_PORT: '9500' }).metrics.port).toBe(9500);
+    expect(() => loadConfig({ METRICS_PORT: 'none' })).toThrow('environment: METRICS_PORT: expected a port number');
+  });
+
+  it('names the environment variable, not a key of a file, when a value it set is refused (and never repeats it)', () => {
+    const refusal = (env: NodeJS.ProcessEnv, file: object = {}) => {
+      try {
+        buildConfig(file, env);
+      } catch (e) {
+        return (e as ConfigError).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal({ NETDIAG_API_KEYS: 'abc' })).toBe(
+      'environment: NETDIAG_API_KEYS, its 1st item (sets "auth.keys.0"): a static key needs at least 8 characters',
+    );
+    expect(refusal({ NETDIAG_API_KEYS: 'long-enough-1,abc' }, { auth: { keys: ['file-key-123'] } })).toBe(
+      'environment: NETDIAG_API_KEYS, its 2nd item (sets "auth.keys.2"): a static key needs at least 8 characters',
+    );
+    // the file's own bad key is the file's
+    expect(refusal({ NETDIAG_API_KEYS: 'long-enough-1' }, { auth: { keys: ['short'] } })).toBe(
+      'config: "auth.keys.0": a static key needs at least 8 characters',
+    );
+    expect(refusal({ NETDIAG_SECRET: 'too-short' })).toBe(
+      'environment: NETDIAG_SECRET (sets "auth.secret"): the secret needs at least 16 characters',
+    );
+    expect(refusal({ REDIS_URL: 'not a url' })).toMatch(/^environment: REDIS_URL \(sets "store.redisUrl"\): /);
   });
 
   it('parses host:port forms', () => {

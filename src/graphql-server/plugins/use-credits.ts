@@ -28,6 +28,12 @@ export function isUncharged(error: GraphQLError): boolean {
   );
 }
 
+/** One part of an answer in parts: the first carries `errors`, the later ones `incremental` results. */
+interface IncrementalPart {
+  readonly errors?: readonly GraphQLError[];
+  readonly incremental?: readonly { readonly errors?: readonly GraphQLError[] }[];
+}
+
 export function useCredits(): Plugin<RequestContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
@@ -44,12 +50,13 @@ export function useCredits(): Plugin<RequestContext> {
       // what the operation costs bounds the connections its checks open (connection-budget.ts), paid
       // here or with its job
       ctx.scope.priceIs(price.total);
+      // Paid for elsewhere: a job item with its job, which gives back what its items do not use
+      // (docs/contract/jobs.md); a report run without a key, from its address's budget (src/app.ts).
+      if (ctx.prepaid) return undefined;
       if (!ctx.auth.ok) {
         setResultAndStopExecution({ errors: [requestError('UNAUTHENTICATED', 401, ctx.auth.error.message)] });
         return undefined;
       }
-      // A job item was paid for with its job, which gives back what its items do not use (docs/contract/jobs.md).
-      if (ctx.prepaid) return undefined;
       const keyId = ctx.auth.identity.id;
       const { quota, config } = ctx.services;
       const policy = { credits: config.quota.credits, windowSeconds: config.quota.windowSeconds };
@@ -94,12 +101,31 @@ export function useCredits(): Plugin<RequestContext> {
           rateLimitHeaders(policy, { ...outcome, remaining: outcome.remaining + refund }),
         );
       };
+      const refundOf = (failed: Set<string>) =>
+        price.fields.filter((f) => failed.has(f.responseKey)).reduce((s, f) => s + f.cost, 0);
       return {
         onExecuteDone({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) {
-          if (!outcome.chargeId || Symbol.asyncIterator in result || !result.errors?.length) return;
+          const chargeId = outcome.chargeId;
+          if (!chargeId) return;
+          if (Symbol.asyncIterator in result) {
+            // An answer in parts (@defer): a deferred field's errors come in its part, with their whole path;
+            // what they give back is given once the last part is made (the headers have left by then).
+            const failed = new Set<string>();
+            return {
+              onNext({ result: part }: { result: IncrementalPart }) {
+                const errors = [...(part.errors ?? []), ...(part.incremental ?? []).flatMap((i) => i.errors ?? [])];
+                for (const e of errors) if (isUncharged(e)) failed.add(String(e.path?.[0] ?? ''));
+              },
+              onEnd() {
+                const refund = refundOf(failed);
+                if (refund > 0) void giveBack(chargeId, failed, refund);
+              },
+            };
+          }
+          if (!result.errors?.length) return;
           const failed = new Set(result.errors.filter(isUncharged).map((e) => String(e.path?.[0] ?? '')));
-          const refund = price.fields.filter((f) => failed.has(f.responseKey)).reduce((s, f) => s + f.cost, 0);
-          return refund === 0 ? undefined : giveBack(outcome.chargeId, failed, refund);
+          const refund = refundOf(failed);
+          return refund === 0 ? undefined : giveBack(chargeId, failed, refund);
         },
       };
     },

@@ -130,7 +130,7 @@ function asClientError(error: Error): GraphQLError {
 
 /**
  * Every check is a query: a subscription is refused before execution, and so is a mutation that selects
- * anything but the job mutations (docs/contract/jobs.md "GraphQL": submitJob and cancelJob are the only ones).
+ * anything but the job mutations (docs/contract/jobs.md, its GraphQL mutations: submitJob and cancelJob are the only ones).
  */
 function queriesOnly(context: ValidationContext): ASTVisitor {
   return {

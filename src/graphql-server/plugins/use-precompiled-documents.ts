@@ -29,8 +29,12 @@ export function precompileDocuments(schema: GraphQLSchema, documents: Iterable<D
     }
     compiled.set(document, result.query.bind(result));
   }
+  // The schema yoga executes may be this one with directives added (the @defer plugin rebuilds it from
+  // toConfig(), which keeps every type object): it is this schema's when its Query type is this one's.
+  const query = schema.getQueryType();
   return {
-    executorFor: (document, forSchema) => (forSchema === schema ? compiled.get(document) : undefined),
+    executorFor: (document, forSchema) =>
+      forSchema === schema || (query && forSchema.getQueryType() === query) ? compiled.get(document) : undefined,
   };
 }
 

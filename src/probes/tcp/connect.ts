@@ -32,7 +32,7 @@ export function formatUpstream(ip: string, port: number): string {
   return net.isIPv6(ip) ? `[${ip}]:${port}` : `${ip}:${port}`;
 }
 
-/** Milliseconds since `start`, to 0.01 ms. */
+/** Milliseconds since `start`, rounded to 0.01 ms. */
 export function elapsedSince(start: number): number {
   return Math.round((performance.now() - start) * 100) / 100;
 }

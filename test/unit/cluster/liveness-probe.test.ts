@@ -11,6 +11,11 @@ describe('isLivenessProbe', () => {
     expect(probe('GET /healthz?from=kubelet HTTP/1.0\r\n\r\n')).toBe(true);
   });
 
+  it('takes the absolute form of the target too (RFC 9112 §3.2.2)', () => {
+    expect(probe('GET http://a/healthz HTTP/1.1\r\n')).toBe(true);
+    expect(probe('HEAD HTTPS://a.example:8080/healthz?x=1 HTTP/1.1\r\n')).toBe(true);
+  });
+
   it('leaves everything else to a worker', () => {
     for (const text of [
       '', // nothing sent yet
@@ -20,7 +25,9 @@ describe('isLivenessProbe', () => {
       'GET /healthz/ HTTP/1.1\r\n',
       'GET /healthzz HTTP/1.1\r\n',
       'GET /readyz HTTP/1.1\r\n',
-      'GET http://a/healthz HTTP/1.1\r\n',
+      'GET http://a/healthz/ HTTP/1.1\r\n',
+      'GET http://a/b/healthz HTTP/1.1\r\n',
+      'GET ftp://a/healthz HTTP/1.1\r\n',
       'get /healthz HTTP/1.1\r\n',
       'GET /healthz HTTP/2.0\r\n',
       '\x16\x03\x01\x02\x00\x01', // a TLS ClientHello

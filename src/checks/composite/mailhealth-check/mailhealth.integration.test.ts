@@ -7,6 +7,9 @@
  * The MX hosts have addresses in 127.0.0.0/29, which `targets.allow` treats as public (so the block
  * lists are asked about them and the SMTP parts connect to them); 127.0.0.10 stands for an address
  * the target rules refuse.
+ *
+ * Run alone (vitest.config.ts): its slow parts are judged against the composite's bound, and a machine
+ * busy with other test files makes the others late too.
  */
 import { setMaxListeners } from 'node:events';
 import { validate } from 'graphql';

@@ -3,6 +3,9 @@
  * a DNS lab as the system resolver, HTTP(S) labs and TLS servers with the lab PKI (through the
  * `connections` seam), the lab's ports as the web ports (`webPorts` seam), a stand-in ping
  * (`pingPath` seam) and a stand-in IP data source (`ipData` seam), each counting its questions.
+ *
+ * Run alone (vitest.config.ts): its latency part grades the lab's time to first byte, and its parts run
+ * against the composite's bound, which a machine busy with other test files stretches.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';

@@ -193,9 +193,9 @@ export async function runTlsRating(ctx: CheckContext, input: TlsRatingInput): Pr
   const address = firstAddressPerFamily(checked.addresses)[0];
   if (address === undefined) throw new RangeError('the target guard returned no address');
   const ip = address.address;
-  // Once per (host, port, address) per request (src/checks/tls-http/tls-rating/rating-loader.ts): tlsRating and
-  // website-health-check's tls-rating part in one operation share one enumeration, under the bounds of
-  // whichever asked first.
+  // Once per (host, port, address, light or full) per request (./rating-loader.ts): two fields asking
+  // the same rating share one enumeration, under the bounds of whichever asked first; a light grade beside a
+  // full rating shares its round-1 handshakes and HSTS fetch through the connection and fetch loaders.
   const light = input.light === true;
   return ctx.use(tlsRatings).tlsRating({ host: domain, port, ip, light }, () =>
     enumerateAndGrade(ctx, {
@@ -357,13 +357,11 @@ async function enumerateAndGrade(
             )
         : [];
 
-    const orderChecks = [...mains.keys()]
-      .filter(() => !light)
-      .map(async (version) => {
-        const reversed = nodeSuites(offer, version).reverse();
-        const outcome = await handshake(version, openSslList(reversed, version));
-        return { version, suite: observe(version, fulfilled(outcome)) };
-      });
+    const orderChecks = (light ? [] : [...mains.keys()]).map(async (version) => {
+      const reversed = nodeSuites(offer, version).reverse();
+      const outcome = await handshake(version, openSslList(reversed, version));
+      return { version, suite: observe(version, fulfilled(outcome)) };
+    });
 
     // Groups one at a time. With TLS 1.3 by hand-built ClientHellos without a key share: a server that
     // takes the group answers a HelloRetryRequest naming it (RFC 8446 §4.1.4), so no key exchange is

@@ -6,6 +6,9 @@
  * nginx links), so the C server is a Node server behind a front that answers a ClientHello offering 3DES
  * with a ServerHello naming it (test/lab/legacy-front.ts): the hand-built ClientHello probe reads no
  * further than that.
+ *
+ * Run alone (vitest.config.ts): a rating runs against its deadline and handshake bounds, which a machine
+ * busy with other test files makes it miss.
  */
 import https from 'node:https';
 import http from 'node:http';

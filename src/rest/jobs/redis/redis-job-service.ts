@@ -57,9 +57,27 @@ interface JobsRedis extends Redis {
   enqueueJob(turns: string, keyJobs: string, keyId: string, id: string): Promise<number>;
 }
 
-function connect(url: string): JobsRedis {
-  // BullMQ's blocking commands need ioredis to retry without limit (its documented requirement)
-  const client = new Redis(url, { maxRetriesPerRequest: null }) as JobsRedis;
+/**
+ * A connection of the job queue's own: BullMQ's blocking commands need ioredis to retry without limit (its
+ * documented requirement). ioredis reports every failed reconnect as an 'error' event, which with no
+ * listener it prints as an unhandled error; the first of an outage is logged, and once it is back, again.
+ */
+function jobsConnection(url: string, logger: Services['logger']): Redis {
+  const client = new Redis(url, { maxRetriesPerRequest: null });
+  let reported = false;
+  client.on('error', (e: Error) => {
+    if (reported) return;
+    reported = true;
+    logger.warn('job_queue_redis_unreachable', { message: e.message });
+  });
+  client.on('ready', () => {
+    reported = false;
+  });
+  return client;
+}
+
+function connect(url: string, logger: Services['logger']): JobsRedis {
+  const client = jobsConnection(url, logger) as JobsRedis;
   client.defineCommand('nextItem', { numberOfKeys: 1, lua: NEXT_ITEM });
   client.defineCommand('finishItem', { numberOfKeys: 2, lua: FINISH_ITEM });
   client.defineCommand('skipItem', { numberOfKeys: 2, lua: SKIP_ITEM });
@@ -87,12 +105,15 @@ function recordOf(hash: Record<string, string>): JobRecord | null {
 export function createRedisJobService(yoga: NetdiagYoga, services: Services, redisUrl: string): JobService {
   const { config, logger, quota } = services;
   const now = () => new Date(services.now()).toISOString();
-  const redis = connect(redisUrl);
+  const redis = connect(redisUrl, logger);
   const queue = new Queue<ItemData>(ITEM_QUEUE, {
-    connection: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+    connection: jobsConnection(redisUrl, logger),
     prefix: BULL_PREFIX,
     defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
   });
+  // The queue passes on its connection's errors, which that connection's own listener reports
+  // (jobsConnection); without a listener here BullMQ prints them.
+  queue.on('error', () => undefined);
   const stopping = new AbortController();
   const cached = new Map<string, { record: JobRecord; targets: SubmittedTarget[] }>();
   let itemsFinished = 0;
@@ -195,7 +216,7 @@ export function createRedisJobService(yoga: NetdiagYoga, services: Services, red
       }
     },
     {
-      connection: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+      connection: jobsConnection(redisUrl, logger),
       prefix: BULL_PREFIX,
       concurrency: config.jobs.concurrency,
       lockDuration: config.jobs.staleAfterMs,

@@ -8,6 +8,7 @@ import {
   parse,
   type DocumentNode,
 } from 'graphql';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import {
@@ -123,6 +124,26 @@ describe('precompiled documents', () => {
       }),
     });
     expect(await res.json()).toEqual({ data: { greet: 'hi, client' } });
+    expect(runs()).toBe(1);
+  });
+
+  it('run with @defer on: the plugin rebuilds the schema with its directives, keeping its types', async () => {
+    const schema = greetingSchema();
+    const { wrapped, runs } = counting(precompileDocuments(schema, [GREET]));
+    const yoga = createYoga({
+      schema,
+      logging: false,
+      context: () => ({ greeting: 'hi' }),
+      plugins: [useDeferStream(), usePrecompiledDocuments(wrapped)],
+    });
+    const { execute: run, contextFactory, schema: executed } = yoga.getEnveloped({});
+    expect(executed).not.toBe(schema);
+    await run({
+      schema: executed,
+      document: GREET,
+      variableValues: { name: 'shim' },
+      contextValue: await contextFactory(),
+    });
     expect(runs()).toBe(1);
   });
 

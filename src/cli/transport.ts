@@ -1,0 +1,90 @@
+/**
+ * Where the command's requests go: a netdiag service over HTTP (`--url`), or the service's own app in this
+ * process (`--local`): the same schema and checks, executed by the app's in-process `fetch` with the same
+ * configuration file, so a local answer is what the service would answer. Either way the command speaks
+ * the v1 REST API, and nothing else differs.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Transport {
+  /** a request to the API, e.g. `/api/v1/tls-rating?domain=example.com` */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** true in process: many targets run here, with bounded concurrency, rather than as a job */
+  readonly local: boolean;
+  close(): Promise<void>;
+}
+
+export function remoteTransport(url: string, key: string | null): Transport {
+  return {
+    local: false,
+    fetch(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (key) headers.set('x-api-key', key);
+      headers.set('user-agent', 'netdiag-cli');
+      return fetch(`${url}${path}`, { ...init, headers });
+    },
+    close: async () => {},
+  };
+}
+
+/** The credits of the command's own key in process: the ledger counts API clients, not the operator's runs. */
+const LOCAL_CREDITS = 1_000_000_000;
+
+/**
+ * The app in this process. The configuration file is read as the service reads it (NETDIAG_CONFIG and the
+ * environment), with four changes that make it a command rather than an instance: a key of its own (made
+ * here, used in this process only), credits without a practical bound, no Redis (the ledgers and job queue
+ * are the service's business), no shedding on a late event loop, and `<server.dataDir>/cli` as its data
+ * directory, so that it never takes over the service's jobs (docs/cli.md "In process").
+ */
+export async function localTransport(
+  configFile: string | null,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Transport> {
+  const [{ buildConfig, ConfigError }, { createServices }, { createApp }, { silentLogger }] = await Promise.all([
+    import('../config.js'),
+    import('../create-services.js'),
+    import('../app.js'),
+    import('../log.js'),
+  ]);
+  let raw: Record<string, any> = {};
+  if (configFile) {
+    try {
+      raw = JSON.parse(readFileSync(configFile, 'utf8'));
+    } catch (e) {
+      throw new ConfigError(`${configFile}: cannot read the configuration (${(e as Error).message})`);
+    }
+  }
+  const key = `cli-${randomBytes(18).toString('base64url')}`;
+  const { REDIS_URL: _redis, ...otherEnv } = env;
+  const dataDir = String(otherEnv.NETDIAG_DATA_DIR ?? raw.server?.dataDir ?? '.netdiag');
+  const config = buildConfig(
+    {
+      ...raw,
+      server: { ...raw.server, dataDir: join(dataDir, 'cli') },
+      auth: { ...raw.auth, keys: [key] },
+      quota: { ...raw.quota, credits: LOCAL_CREDITS },
+      store: { ...raw.store, redisUrl: null },
+      admission: { ...raw.admission, maxEventLoopDelayMs: 0 },
+      unkeyed: { ...raw.unkeyed, requests: 0 },
+    },
+    { ...otherEnv, NETDIAG_DATA_DIR: join(dataDir, 'cli') },
+    configFile ?? 'config',
+  );
+  const services = await createServices(config, silentLogger);
+  const app = createApp(services);
+  return {
+    local: true,
+    fetch(path, init = {}) {
+      const headers = new Headers(init.headers);
+      headers.set('x-api-key', key);
+      return app.fetch(new Request(`http://netdiag.local${path}`, { ...init, headers }), { peerAddress: '127.0.0.1' });
+    },
+    async close() {
+      app.stopBackground();
+      await services.close();
+    },
+  };
+}
