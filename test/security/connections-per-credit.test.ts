@@ -119,12 +119,23 @@ afterAll(async () => {
   pki?.close();
 });
 
-/** Each tool's query against the site (the HTTPS port where a tool takes one). */
+/**
+ * Each tool's query against the site (the HTTPS port where a tool takes one). A tool this list does not
+ * name (a check added since) is asked with its main REST parameter alone: the site's URL for `url`, its
+ * name otherwise.
+ */
 function queries(): Record<string, string> {
   const https = (secure.address() as AddressInfo).port;
   const site = `https://${HOST}:${https}/`;
   const url = (value: string) => encodeURIComponent(value);
+  const byMainParameter = Object.fromEntries(
+    [...restRoutes.values()].map((route) => {
+      const main = route.parameters[0];
+      return [route.tool, main === undefined ? '' : `${main}=${main === 'url' ? url(site) : HOST}`];
+    }),
+  );
   return {
+    ...byMainParameter,
     'my-ip': '',
     'what-is-my-ip': '',
     ping: `host=${HOST}`,
