@@ -1,24 +1,28 @@
 /**
  * The layers of src/, enforced in CI (`npm run layers`). Lower layers never import higher ones:
  *
- *   foundation  errors, config (and config/), log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
- *   probes/     network I/O, its result types, parsers and errors
- *   platform/   keys, auth, quota, redis, metrics, shared cache, admission
- *   loaders/    the per-request check context: every loader and cross-request cache
- *   checks/     rules (pure) and run modules (through the check context)
- *   monitors/   watched fields, diffs, events, badges and the monitors' store: plain data, the foundation and embedded-db
- *   services.ts the long-lived services' type: the loaders' dependencies and the platform
- *   jobs/       one check over many targets: the job's shape, operations, stores, runners, signed delivery
- *               (the tools it runs come through a port the REST layer implements)
- *   graphql/    the Pothos schema, check definitions, yoga and its plugins
- *   rest/       the v1 shim over the GraphQL pipeline
- *   web/        pages and endpoints around the API (developer page, key issuance, health)
- *   top         app.ts, main.ts, job-worker.ts, create-services.ts, cluster/, warm-up/, http-server.ts, client-errors.ts
- *               (composition), cli/ (the netdiag command, which composes the app in its own process)
+ *   foundation      errors, config (and config/), log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
+ *   probes/         network I/O, its result types, parsers and errors
+ *   platform/       keys, auth, quota, redis, metrics, shared cache, admission
+ *   loaders/        the per-request check context: the common upstream families, declared loaders, cross-request caches
+ *   services.ts     the long-lived services' type: the loaders' dependencies and the platform
+ *   jobs/           one check over many targets: the job's shape, operations, stores, runners, signed delivery
+ *                   (the tools it runs come through a port the REST layer implements)
+ *   graphql/        what a check's declaration is written with: the Pothos builder, the request context, defineCheck,
+ *                   the job fields
+ *   checks/         one folder per check (rules, run, declaration, object types), shared code per family
+ *   monitors/       watched fields, diffs, events, badges and the monitors' store: plain data, the foundation and embedded-db
+ *   graphql-server/ the schema assembled from every declaration, yoga and its plugins
+ *   rest/           the v1 shim over the GraphQL pipeline
+ *   web/            pages and endpoints around the API (developer page, key issuance, health)
+ *   top             app.ts, main.ts, job-worker.ts, create-services.ts, cluster/, warm-up/, http-server.ts, client-errors.ts
+ *                   (composition), cli/ (the netdiag command, which composes the app in its own process)
  *
  * Beside the layers: the report page's browser code (web/report/client/) imports only itself and the report's
  * pure modules (sections, findings, verdicts), which import nothing; and the service never imports the
- * browser code or the command.
+ * browser code or the command. Tests beside the code (the `*.test.ts` files of src/: a check's tests in its
+ * folder) stand outside the layers, as test/ does: they may import test/ helpers and labs, and nothing in src/
+ * imports them.
  *
  * There are no exceptions: a rule that needs one is a design question, not a configuration one.
  */
@@ -27,26 +31,34 @@ const top = '^src/(app|main|job-worker|create-services|http-server|client-errors
 const reportPure = '^src/web/report/(sections|findings|verdicts)[.]ts$';
 const browserCode = '^src/web/report/client/';
 const services = '^src/services[.]ts$';
+const test = '[.]test[.]ts$';
 
-/** `from` may not import `to` */
-const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
+/** `from` (a module of src/, not a test) may not import `to` */
+const forbid = (name, comment, from, to) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from, pathNot: test },
+  to: { path: to },
+});
 
 module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'a cycle makes two modules one', severity: 'error', from: {}, to: { circular: true } },
-    forbid('foundation-imports-nothing-above', 'errors, config, log, validation and net/ sit below every layer', foundation, `^src/(probes|platform|loaders|checks|jobs|graphql|rest|web)/|${services}|${top}`),
-    forbid('probes-import-nothing-above', 'probes own their types, parsers and errors', '^src/probes/', `^src/(platform|loaders|checks|jobs|graphql|rest|web)/|${services}|${top}`),
-    forbid('platform-below-loaders-and-checks', 'platform serves every layer above probes and knows none of them', '^src/platform/', `^src/(loaders|checks|jobs|graphql|rest|web)/|${services}|${top}`),
-    forbid('loaders-below-checks', 'the check context knows probes and platform, not the checks using it', '^src/loaders/', `^src/(checks|jobs|graphql|rest|web)/|${services}|${top}`),
-    forbid('services-below-checks', 'the services type gathers the layers below it', services, `^src/(checks|jobs|graphql|rest|web)/|${top}`),
-    forbid('checks-below-graphql', 'checks reach the outside only through the check context', '^src/checks/', `^src/(platform|jobs|graphql|rest|web)/|${services}|${top}`),
-    forbid('jobs-below-graphql', 'jobs know the tools they run only through their port (jobs/job-tools.ts), which the REST layer implements', '^src/jobs/', `^src/(checks|graphql|rest|web)/|${top}`),
-    forbid('graphql-below-rest', 'the schema does not know the REST shim or the pages', '^src/graphql/', '^src/(rest|web)/|' + top),
+    forbid('foundation-imports-nothing-above', 'errors, config, log, validation and net/ sit below every layer', foundation, `^src/(probes|platform|loaders|jobs|graphql|checks|graphql-server|rest|web)/|${services}|${top}`),
+    forbid('probes-import-nothing-above', 'probes own their types, parsers and errors', '^src/probes/', `^src/(platform|loaders|jobs|graphql|checks|graphql-server|rest|web)/|${services}|${top}`),
+    forbid('platform-below-loaders', 'platform serves every layer above probes and knows none of them', '^src/platform/', `^src/(loaders|jobs|graphql|checks|graphql-server|rest|web)/|${services}|${top}`),
+    forbid('loaders-below-services', 'the check context knows probes and platform, not the checks using it', '^src/loaders/', `^src/(jobs|graphql|checks|graphql-server|rest|web)/|${services}|${top}`),
+    forbid('services-below-jobs', 'the services type gathers the layers below it', services, `^src/(jobs|graphql|checks|graphql-server|rest|web)/|${top}`),
+    forbid('jobs-below-graphql', 'jobs know the tools they run only through their port (jobs/job-tools.ts), which the REST layer implements', '^src/jobs/', `^src/(graphql|checks|graphql-server|rest|web)/|${top}`),
+    forbid('graphql-below-checks', "a declaration's tools know no check", '^src/graphql/', `^src/(checks|graphql-server|rest|web)/|${top}`),
+    forbid('checks-below-graphql-server', 'checks reach the outside only through the check context', '^src/checks/', `^src/(platform|jobs|graphql-server|rest|web)/|${services}|${top}`),
+    forbid('graphql-server-below-rest', 'the schema does not know the REST shim or the pages', '^src/graphql-server/', '^src/(rest|web)/|' + top),
     forbid('rest-below-web', 'the REST shim does not know the pages', '^src/rest/', '^src/web/|' + top),
     forbid('web-below-top', 'pages do not know the composition root', '^src/web/', top),
-    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: the schema and its checks would cost it a worker's memory (docs/performance.md \"Measured reasons behind design choices\")", '^src/cluster/', '^src/(loaders|checks|graphql|rest|web)/|^src/(app|create-services|http-server|job-worker)[.]ts$|^src/jobs/(?!job-bus[.]ts$)'),
-    forbid('monitors-read-plain-data', 'monitors/ diffs, judges and stores plain JSON answers: the foundation and the embedded database, nothing of the checks, schema or routes that produce the answers', '^src/monitors/', `^src/(probes|loaders|checks|graphql|rest|web|jobs)/|^src/platform/(?!embedded-db[.]ts$)|${services}|${top}`),
-    forbid('monitors-above-platform', 'monitors/ sits beside graphql/ and rest/, which will use it; the layers below do not know it', `${foundation}|^src/(probes|platform|loaders|checks)/`, '^src/monitors/'),
+    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: the schema and its checks would cost it a worker's memory (docs/performance.md \"Measured reasons behind design choices\")", '^src/cluster/', '^src/(loaders|graphql|checks|graphql-server|rest|web)/|^src/(app|create-services|http-server|job-worker)[.]ts$|^src/jobs/(?!job-bus[.]ts$)'),
+    forbid('monitors-read-plain-data', 'monitors/ diffs, judges and stores plain JSON answers: the foundation and the embedded database, nothing of the checks, schema or routes that produce the answers', '^src/monitors/', `^src/(probes|loaders|graphql|checks|graphql-server|rest|web|jobs)/|^src/platform/(?!embedded-db[.]ts$)|${services}|${top}`),
+    forbid('monitors-above-platform', 'monitors/ sits beside graphql-server/ and rest/, which will use it; the layers below do not know it', `${foundation}|^src/(probes|platform|loaders|checks)/`, '^src/monitors/'),
     {
       name: 'report-client-runs-in-browsers',
       comment: "the report page's script is bundled for browsers: its own modules and the report's pure ones, no Node module",
@@ -62,12 +74,19 @@ module.exports = {
       to: { pathNot: reportPure },
     },
     forbid('service-imports-no-browser-code-or-command', 'the page script and the command use the service, never the reverse', '^src/(?!cli/|web/report/client/)', `${browserCode}|^src/cli/`),
-    forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', '^(test|bench|scripts)/'),
+    forbid('src-does-not-import-tests', 'tests, benchmarks and scripts use src/, never the reverse', '^src/', `^(test|bench|scripts)/|${test}`),
+    {
+      name: 'only-tests-import-test-helpers',
+      comment: "a test beside the code may use test/'s helpers and labs; test/ itself is not src/",
+      severity: 'error',
+      from: { path: '^src/', pathNot: test },
+      to: { path: '^test/' },
+    },
     {
       name: 'no-dev-dependencies-in-src',
       comment: 'the service runs with production dependencies only (npm ci --omit=dev)',
       severity: 'error',
-      from: { path: '^src/' },
+      from: { path: '^src/', pathNot: test },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
     },
     {

@@ -5,12 +5,16 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
-/** The test files below `dir` whose source matches `pattern`, relative to the root. */
-function testFiles(dir: string, pattern: RegExp): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.test.ts'))
-    .map((file) => join(dir, file).split('\\').join('/'))
-    .filter((file) => pattern.test(readFileSync(file, 'utf8')));
+/** Where test files are: a check's tests in its folder (src/checks/<family>/<tool>/), the others under test/. */
+const TEST_DIRS = ['test', 'src'];
+
+/** The test files whose source matches `pattern`, relative to the root. */
+function testFiles(pattern: RegExp): string[] {
+  return TEST_DIRS.flatMap((dir) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => join(dir, file).split('\\').join('/')),
+  ).filter((file) => pattern.test(readFileSync(file, 'utf8')));
 }
 
 /**
@@ -19,17 +23,17 @@ function testFiles(dir: string, pattern: RegExp): string[] {
  * itself. The processes take the cores at their start: these files run after the in-process ones, two at
  * a time, so that they do not stall the in-process tests' event loops.
  */
-const STARTING_PROCESSES = testFiles('test', /helpers\/process\.js'|from 'playwright-core'/);
+const STARTING_PROCESSES = testFiles(/helpers\/process\.js'|from 'playwright-core'/);
 /**
  * The files whose header says "Run alone": verdicts graded against a time the lab takes or a deadline
  * (a composite's bound, a rating's), which other files running at once stretch. Last, one at a time.
  */
-const RUN_ALONE = testFiles('test', /^ \* Run alone\b/m).filter((file) => !STARTING_PROCESSES.includes(file));
+const RUN_ALONE = testFiles(/^ \* Run alone\b/m).filter((file) => !STARTING_PROCESSES.includes(file));
 /**
  * The files that install fake timers: a timer that another file's leftover work sets while they run
  * would be theirs (`vi.getTimerCount()`), so each runs in a process of its own.
  */
-const FAKE_TIMERS = testFiles('test', /vi\.useFakeTimers\(/).filter(
+const FAKE_TIMERS = testFiles(/vi\.useFakeTimers\(/).filter(
   (file) => !STARTING_PROCESSES.includes(file) && !RUN_ALONE.includes(file),
 );
 
@@ -54,7 +58,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'in-process',
-          include: ['test/**/*.test.ts'],
+          include: TEST_DIRS.map((dir) => `${dir}/**/*.test.ts`),
           exclude: [...STARTING_PROCESSES, ...RUN_ALONE, ...FAKE_TIMERS],
           // Most tests wait on loopback sockets, not the CPU: more files at once than cores. A process
           // runs one file after another with the modules the previous ones loaded (the schema, the checks,

@@ -7,7 +7,7 @@
  */
 import { buildConfig } from '../src/config.js';
 import { createCheckContext } from '../src/loaders/context.js';
-import { runDnsLookup } from '../src/checks/dns/lookup-run.js';
+import { runDnsLookup } from '../src/checks/dns/dns-lookup/run.js';
 import { createServices } from '../src/create-services.js';
 import { silentLogger } from '../src/log.js';
 import { rr, startDnsLab } from '../test/lab/dns-server.js';

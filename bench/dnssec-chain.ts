@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildConfig } from '../src/config.js';
-import { runDnssecChain } from '../src/checks/dns/dnssec-chain-run.js';
+import { runDnssecChain } from '../src/checks/dns/dnssec-chain/run.js';
 import { createServices } from '../src/create-services.js';
 import { createCheckContext } from '../src/loaders/context.js';
 import { silentLogger } from '../src/log.js';

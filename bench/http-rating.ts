@@ -5,7 +5,7 @@
  * preflight. The ratio is what the Observatory's tests, the document's parsing and the assembly add to the
  * critical path of the fetches (target: at most 1.5×). Loopback only.
  */
-import { CORS_PREFLIGHT_ORIGIN, runHttpRating, sessionUrls } from '../src/checks/http/rating-run.js';
+import { CORS_PREFLIGHT_ORIGIN, runHttpRating, sessionUrls } from '../src/checks/tls-http/http-rating/run.js';
 import { buildConfig } from '../src/config.js';
 import { createCheckContext } from '../src/loaders/context.js';
 import { createServices } from '../src/create-services.js';

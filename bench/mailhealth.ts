@@ -3,7 +3,7 @@
  * time of the whole check next to its critical path — the longest chain of DEPENDENT questions it
  * needs — as a ratio (aim: ≤ 1.2). Every other question runs beside that chain.
  *
- * The critical path is derived from the lab zone below with the dependency rules of mail-run.ts:
+ * The critical path is derived from the lab zone below with the dependency rules of src/checks/composite/mailhealth-check/run.ts:
  * - mx: MX → A/AAAA of the exchanges (2);
  * - blacklist: MX → A of the exchanges → each list's A → TXT of a listing (4 with a listing, else 3);
  * - spf: TXT of the domain → TXT of each include/redirect target, level by level, and one more
@@ -24,8 +24,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import { createCheckContext } from '../src/loaders/context.js';
-import { runMailHealth } from '../src/checks/health/mail-run.js';
-import { inferProviders } from '../src/checks/mail/providers.js';
+import { runMailHealth } from '../src/checks/composite/mailhealth-check/run.js';
+import { inferProviders } from '../src/checks/dns/shared/mail-providers.js';
 import { buildConfig } from '../src/config.js';
 import { createServices } from '../src/create-services.js';
 import { silentLogger } from '../src/log.js';

@@ -5,7 +5,7 @@
  * certainly not one per resolver).
  */
 import { createCheckContext } from '../src/loaders/context.js';
-import { runDnsPropagation } from '../src/checks/dns/propagation-run.js';
+import { runDnsPropagation } from '../src/checks/dns/dns-propagation/run.js';
 import { buildConfig } from '../src/config.js';
 import { createServices } from '../src/create-services.js';
 import { silentLogger } from '../src/log.js';

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { buildConfig } from '../src/config.js';
 import { createCheckContext } from '../src/loaders/context.js';
-import { runTlsConfiguration } from '../src/checks/tls/run.js';
+import { runTlsConfiguration } from '../src/checks/tls-http/tls-configuration/run.js';
 import { createServices } from '../src/create-services.js';
 import { silentLogger } from '../src/log.js';
 import { rr, startDnsLab } from '../test/lab/dns-server.js';

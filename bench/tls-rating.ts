@@ -7,8 +7,8 @@
  * package) is not installed.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { CIPHER_SUITES, usableWith } from '../src/checks/tls/cipher-suites.js';
-import { runTlsRating } from '../src/checks/tls/rating-run.js';
+import { CIPHER_SUITES, usableWith } from '../src/checks/tls-http/tls-rating/cipher-suites.js';
+import { runTlsRating } from '../src/checks/tls-http/tls-rating/run.js';
 import { localOffer } from '../src/probes/tls/local-offer.js';
 import { buildConfig } from '../src/config.js';
 import { createServices } from '../src/create-services.js';

@@ -25,39 +25,56 @@ const inputs = [
   fileURLToPath(import.meta.url),
   join(root, 'scripts', 'build-web-assets.mjs'),
 ];
-const definitionsDir = join(root, 'src', 'graphql', 'definitions');
+const checksDir = join(root, 'src', 'checks');
 
+/** The newest change below `path`; a check's tests (`*.test.ts` beside its code) are not in the bundle. */
 function newestMtime(path) {
   const info = statSync(path);
-  if (!info.isDirectory()) return info.mtimeMs;
+  if (!info.isDirectory()) return path.endsWith('.test.ts') ? 0 : info.mtimeMs;
   let newest = info.mtimeMs;
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
   return newest;
 }
 
+const subfolders = (dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+
 /**
- * src/graphql/load-definitions.ts reads its directory at run time; a bundle has no directory, so the
- * module becomes the same imports written out, in the same (name) order.
+ * Every check's declaration, by the rule src/graphql-server/load-declarations.ts follows at run time: the
+ * `check.ts` of each folder `src/checks/<family>/<check>/`, in path order.
  */
-const definitionsWrittenOut = {
-  name: 'definitions-written-out',
+function checkDeclarations() {
+  return subfolders(checksDir).flatMap((family) =>
+    subfolders(join(checksDir, family))
+      .map((check) => `${family}/${check}/check.ts`)
+      .filter((file) => existsSync(join(checksDir, file))),
+  );
+}
+
+/**
+ * src/graphql-server/load-declarations.ts reads the folders at run time; a bundle has no folders, so the
+ * module becomes the same imports written out, in the same order.
+ */
+const declarationsWrittenOut = {
+  name: 'declarations-written-out',
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]graphql[\\/]load-definitions\.ts$/ }, () => {
-      const names = readdirSync(definitionsDir)
-        .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
-        .sort();
-      if (names.length === 0) throw new Error(`no check definitions in ${definitionsDir}`);
+    build.onLoad({ filter: /[\\/]src[\\/]graphql-server[\\/]load-declarations\.ts$/ }, () => {
+      const files = checkDeclarations();
+      if (files.length === 0) throw new Error(`no check declarations in ${checksDir}`);
       return {
-        contents: names.map((name) => `import './definitions/${name}';`).join('\n'),
+        contents: files.map((file) => `import '../checks/${file}';`).join('\n'),
         loader: 'ts',
-        resolveDir: dirname(definitionsDir),
+        resolveDir: join(root, 'src', 'graphql-server'),
       };
     });
   },
 };
 
 /**
- * graphql-jit (src/graphql/plugins/use-precompiled-documents.ts) imports fast-json-stringify, and with it
+ * graphql-jit (src/graphql-server/plugins/use-precompiled-documents.ts) imports fast-json-stringify, and with it
  * ajv, when it loads, but calls it only for its `customJSONSerializer` option, which the service leaves
  * off: the bundle gets a stand-in that says so should it ever be called, and each worker loads neither
  * (docs/performance.md "Measured reasons behind design choices").
@@ -98,7 +115,7 @@ export function bundleOptions() {
     },
     // lmdb loads its native binary from its own package directory: it cannot live inside a bundle
     external: ['lmdb'],
-    plugins: [definitionsWrittenOut, withoutJsonSerializerCompiler],
+    plugins: [declarationsWrittenOut, withoutJsonSerializerCompiler],
     logLevel: 'warning',
   };
 }

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildConfig } from '../src/config.js';
-import { schema } from '../src/graphql/schema.js';
+import { schema } from '../src/graphql-server/schema.js';
 import { buildOpenApiDocument } from '../src/rest/openapi.js';
 import { restRoutes } from '../src/rest/routes.js';
 

@@ -1,6 +1,6 @@
 /**
  * Records what the MDN HTTP Observatory package itself concludes over test/fixtures/observatory-corpus.json,
- * for test/unit/checks/http/observatory-corpus.test.ts to hold http-rating's own implementation to
+ * for src/checks/tls-http/http-rating/observatory-corpus.test.ts to hold http-rating's own implementation to
  * (test/fixtures/observatory-expected.json).
  *
  *   npm pack @mdn/mdn-http-observatory@1.4.8 && tar xzf mdn-mdn-http-observatory-1.4.8.tgz   # → package/
@@ -22,7 +22,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ObservedHop, ObservedSession, ObservedSite } from '../src/checks/http/observatory/inputs.js';
+import type {
+  ObservedHop,
+  ObservedSession,
+  ObservedSite,
+} from '../src/checks/tls-http/http-rating/observatory/inputs.js';
 
 interface Corpus {
   preloaded: { name: string; mode: string; include_subdomains?: boolean }[];

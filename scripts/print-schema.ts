@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { printSchema } from 'graphql';
-import { schema } from '../src/graphql/schema.js';
+import { schema } from '../src/graphql-server/schema.js';
 
 const target = fileURLToPath(new URL('../schema/schema.graphql', import.meta.url));
 const printed = `${printSchema(schema)}\n`;

@@ -156,17 +156,10 @@ const schema = z
         costs: z
           .record(z.string().regex(/^[a-z][a-z-]*$/, 'expected a tool name'), z.number().int().min(0))
           .default({})
-          .transform((c) => ({
-            default: 3,
-            'my-ip': 1,
-            'tls-configuration': 4,
-            'tls-rating': 10,
-            'dnssec-chain': 5,
-            'http-rating': 5,
-            ...c,
-          }))
+          // each check's own default price is in its declaration (src/graphql/check-declaration.ts `price`)
+          .transform((c) => ({ default: 3, ...c }))
           .describe(
-            'cost per REST tool name; the keys given are merged over these defaults, and `default` prices every tool not named',
+            "cost per REST tool name, over each tool's default price (the tools table of the README); `default` prices every tool that has none",
           ),
       })
       .strict()

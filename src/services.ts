@@ -19,7 +19,7 @@ import type { QuotaStore } from './platform/quota.js';
 import type { Keyring } from './platform/keys.js';
 import type { Admission } from './platform/admission.js';
 import type { Outbound } from './probes/outbound.js';
-import type { LoaderDependencies, WellKnownPorts } from './loaders/context.js';
+import type { LoaderDependencies, WellKnownPorts } from './loaders/dependencies.js';
 
 export interface Services extends LoaderDependencies {
   readonly config: Config;

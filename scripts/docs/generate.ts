@@ -12,7 +12,7 @@
  * - the compact tools table of README.md, between its `<!-- tools:begin -->` and `<!-- tools:end -->`
  *   markers.
  *
- * Checks come from their definitions (src/graphql/definitions/), so a new check appears on its family's
+ * Checks come from their definitions (the check.ts of each src/checks/<family>/<check>/), so a new check appears on its family's
  * page, and in the README table, by itself; one without a recorded example says so.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,9 +20,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { buildConfig, configSchema, type Config } from '../../src/config.js';
-import { allCheckSpecs, CHECK_FAMILIES, type CheckDefinition, type CheckFamily } from '../../src/graphql/checks.js';
+import {
+  allChecks,
+  CHECK_FAMILIES,
+  type CheckDeclaration,
+  type CheckFamily,
+  familySlug,
+} from '../../src/graphql/check-declaration.js';
 import { costOf } from '../../src/graphql/pricing.js';
-import { schema as graphqlSchema } from '../../src/graphql/schema.js';
+import { schema as graphqlSchema } from '../../src/graphql-server/schema.js';
 import { buildOpenApiDocument } from '../../src/rest/openapi.js';
 import type { RestRoute } from '../../src/rest/routes.js';
 
@@ -44,14 +50,6 @@ const GENERATED_NOTE = (source: string) =>
 function read(relative: string): string | null {
   const file = join(ROOT, relative);
   return existsSync(file) ? readFileSync(file, 'utf8') : null;
-}
-
-/** `TLS/HTTP` → `tls-http`, `Mail transport` → `mail-transport`: the family page's file name. */
-export function familySlug(family: string): string {
-  return family
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
 }
 
 /**
@@ -98,7 +96,7 @@ export function oneLine(description: string): string {
 // Checks
 
 interface ToolInfo {
-  readonly check: CheckDefinition;
+  readonly check: CheckDeclaration;
   readonly cost: number;
   readonly operation: JsonSchema | null;
   readonly data: JsonSchema | null;
@@ -112,7 +110,7 @@ async function restRouteTable(): Promise<RestRoute[]> {
 }
 
 async function toolInfos(config: Config): Promise<ToolInfo[]> {
-  const checks = allCheckSpecs();
+  const checks = allChecks();
   const routes = await restRouteTable();
   const openapi = buildOpenApiDocument(routes, graphqlSchema, config) as JsonSchema;
   const examples = JSON.parse(read('data/openapi-examples.json') ?? '{}') as Record<string, ToolInfo['example']>;
@@ -142,7 +140,7 @@ function restParameters(info: ToolInfo): { name: string; required: boolean; type
   });
 }
 
-function graphqlOnlyArguments(check: CheckDefinition): string[] {
+function graphqlOnlyArguments(check: CheckDeclaration): string[] {
   const args = graphqlSchema.getQueryType()?.getFields()[check.field]?.args ?? [];
   return args
     .filter((a) => !(a.name in check.rest))

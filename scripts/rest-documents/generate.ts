@@ -1,6 +1,6 @@
 /**
  * Writes each REST document schema/rest/<tool>.graphql from its check, so that a check's result fields are
- * declared once, by its GraphQL type (src/graphql/types/), and not a second time by hand:
+ * declared once, by its GraphQL type (in its folder, src/checks/<family>/<check>/), and not a second time by hand:
  *
  * - the operation is named after the tool (`dns-lookup` → `DnsLookup`, the name src/rest/routes.ts finds
  *   the typed document by) and declares one variable per REST parameter of the definition, in its order,
@@ -8,8 +8,9 @@
  * - it selects the check's field and, recursively, every field of its result type, in the order the type
  *   declares them (the order of the REST answer's keys); a union's members become inline fragments, in
  *   the union's order;
- * - the fields FLATTENED names are marked `@flatten` (src/rest/flatten.ts); the fields EXCLUDED names are
- *   left out, each with its reason.
+ * - the fields the check's declaration flattens are marked `@flatten` (src/rest/flatten.ts: a composite
+ *   derives them from its parts, src/checks/composite/shared/parts.ts); the fields it leaves out
+ *   (`restLeavesOut`) are left out, each with its reason.
  *
  * `npm run rest:documents` writes them, `npm run rest:documents:check` fails when one is stale (CI), as
  * does test/unit/rest/rest-documents.test.ts. Then `npm run codegen` types them.
@@ -39,34 +40,11 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { builder } from '../../src/graphql/builder.js';
-import { allCheckSpecs, type CheckDefinition } from '../../src/graphql/checks.js';
-import { schema as servedSchema } from '../../src/graphql/schema.js';
+import { allChecks, type CheckDeclaration } from '../../src/graphql/check-declaration.js';
+import { schema as servedSchema } from '../../src/graphql-server/schema.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const DOCUMENTS_DIR = 'schema/rest';
-
-/**
- * The fields, as `Type.field`, that REST answers in place of the object holding them (`@flatten`,
- * src/rest/flatten.ts), by tool. A composite's union members hold a single check's data under a field of
- * their own (GraphQL forbids one response name with two types across members); REST's details are that
- * data itself.
- */
-export const FLATTENED: Readonly<Record<string, readonly string[]>> = {
-  'mailhealth-check': [
-    'MailMtaStsDetails.mtaSts',
-    'MailTlsRptDetails.tlsRpt',
-    'MailStarttlsDetails.starttls',
-    'MailDaneDetails.dane',
-    'MailBimiDetails.bimi',
-  ],
-  'website-health-check': ['WebsiteTlsRatingDetails.tlsRating', 'WebsiteHttpRatingDetails.httpRating'],
-};
-
-/**
- * Fields, as `Type.field`, a REST document leaves out, by tool, each with the reason REST does without it.
- * Empty: every hand-written document selected every field of its type when the documents became generated.
- */
-export const EXCLUDED: Readonly<Record<string, Readonly<Record<string, string>>>> = {};
 
 export interface GeneratedDocument {
   /** relative to the repository's root */
@@ -157,7 +135,7 @@ class DocumentWriter {
 }
 
 function variableOf(
-  check: Pick<CheckDefinition, 'tool' | 'field'>,
+  check: Pick<CheckDeclaration, 'tool' | 'field'>,
   field: GraphQLField<unknown, unknown>,
   parameter: string,
 ) {
@@ -170,7 +148,7 @@ function variableOf(
   } as VariableDefinitionNode;
 }
 
-/** What a document marks `@flatten` and leaves out, as `Type.field`; by default the tables' entries of its tool. */
+/** What a document marks `@flatten` and leaves out, as `Type.field`; by default its check's declaration's. */
 export interface DocumentMarks {
   readonly flattened: readonly string[];
   readonly excluded: readonly string[];
@@ -178,11 +156,11 @@ export interface DocumentMarks {
 
 /** The REST document of one check, as text. */
 export function restDocumentOf(
-  check: Pick<CheckDefinition, 'tool' | 'field' | 'rest'>,
+  check: Pick<CheckDeclaration, 'tool' | 'field' | 'rest' | 'flatten' | 'restLeavesOut'>,
   schema: GraphQLSchema,
   marks: DocumentMarks = {
-    flattened: FLATTENED[check.tool] ?? [],
-    excluded: Object.keys(EXCLUDED[check.tool] ?? {}),
+    flattened: check.flatten?.() ?? [],
+    excluded: Object.keys(check.restLeavesOut ?? {}),
   },
 ): string {
   const field = schema.getQueryType()?.getFields()[check.field];
@@ -191,7 +169,9 @@ export function restDocumentOf(
   const selectionSet = writer.selectionOf(getNamedType(field.type), []);
   const unused = writer.unused();
   if (unused.length > 0)
-    throw new Error(`${check.tool}: FLATTENED or EXCLUDED names fields it does not select: ${unused.join(', ')}`);
+    throw new Error(
+      `${check.tool}: its flatten or restLeavesOut names fields it does not select: ${unused.join(', ')}`,
+    );
   const operation: OperationDefinitionNode = {
     kind: Kind.OPERATION_DEFINITION,
     operation: OperationTypeNode.QUERY,
@@ -210,7 +190,7 @@ export function restDocumentOf(
 }
 
 /** The check field's arguments, each fed by the REST parameter of its name. */
-function argumentsOf(check: Pick<CheckDefinition, 'rest'>): Pick<FieldNode, 'arguments'> {
+function argumentsOf(check: Pick<CheckDeclaration, 'rest'>): Pick<FieldNode, 'arguments'> {
   const parameters = Object.keys(check.rest);
   if (parameters.length === 0) return {};
   return {
@@ -225,10 +205,7 @@ function argumentsOf(check: Pick<CheckDefinition, 'rest'>): Pick<FieldNode, 'arg
 /** Every check's REST document. */
 export function generateRestDocuments(): GeneratedDocument[] {
   const schema = declaredSchema();
-  const checks = allCheckSpecs();
-  for (const tool of [...Object.keys(FLATTENED), ...Object.keys(EXCLUDED)])
-    if (!checks.some((c) => c.tool === tool)) throw new Error(`FLATTENED or EXCLUDED names ${tool}, which is no check`);
-  return checks.map((check) => ({
+  return allChecks().map((check) => ({
     path: `${DOCUMENTS_DIR}/${check.tool}.graphql`,
     text: restDocumentOf(check, schema),
   }));

@@ -1,7 +1,6 @@
 /**
- * The Pothos schema builder. It defines no types: each check is one definition in
- * graphql/definitions/<tool>.ts (defineCheck, graphql/checks.ts) and its object types live in
- * graphql/types/<area>.ts, shared by the checks of an area.
+ * The Pothos schema builder. It defines no types: each check is one declaration, the check.ts of its folder
+ * src/checks/<family>/<tool>/ (defineCheck, ./check-declaration.ts), with its object types beside it.
  */
 import SchemaBuilder from '@pothos/core';
 import type { RequestContext } from './context.js';

@@ -5,7 +5,7 @@
  */
 import { GraphQLError, Kind, type ASTNode } from 'graphql';
 import { NetdiagError } from '../errors.js';
-import { checkSpecForField } from './checks.js';
+import { checkOfField } from './check-declaration.js';
 import { ProbeError } from '../probes/errors.js';
 import { OWN_RESOLVER_LABEL } from '../probes/dns/client.js';
 import type { Logger } from '../log.js';
@@ -61,7 +61,7 @@ export function createMaskError(logger: Logger, ownUpstreams: ReadonlySet<string
 function toolOfField(nodes: readonly ASTNode[] | undefined): { tool?: string } {
   const node = nodes?.[0];
   if (node?.kind !== Kind.FIELD) return {};
-  const tool = checkSpecForField(node.name.value)?.tool;
+  const tool = checkOfField(node.name.value)?.tool;
   return tool ? { tool } : {};
 }
 

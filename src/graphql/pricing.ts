@@ -4,7 +4,7 @@
  * the coerced values, and the price is the sum of the costs of the check fields selected at the root,
  * each occurrence counted (aliases and fragments included). Every selected check field is priced: one
  * whose arguments will be refused is charged too, and given back after execution only when its error
- * was decided before anything was sent upstream (src/graphql/plugins/use-credits.ts).
+ * was decided before anything was sent upstream (src/graphql-server/plugins/use-credits.ts).
  */
 import {
   type GraphQLError,
@@ -23,7 +23,7 @@ import {
 } from 'graphql';
 import type { Config } from '../config.js';
 import type { RequestContext } from './context.js';
-import { checkSpecForField } from './checks.js';
+import { checkOfField, checkOfTool } from './check-declaration.js';
 
 export interface PricedField {
   /** the response key (alias or name) */
@@ -44,9 +44,13 @@ export interface RefusedVariables {
   readonly errors: readonly GraphQLError[];
 }
 
+/**
+ * The credits of one call of `tool`: the operator's `quota.costs` entry for it, else the price its
+ * declaration gives (src/graphql/check-declaration.ts `price`), else `quota.costs.default`.
+ */
 export function costOf(config: Config, tool: string): number {
   const costs = config.quota.costs as Record<string, number>;
-  return costs[tool] ?? costs.default ?? 3;
+  return costs[tool] ?? checkOfTool(tool)?.price ?? costs.default ?? 3;
 }
 
 export function priceOperation(
@@ -92,7 +96,7 @@ export function priceOperation(
     const name = node.name.value;
     if (name.startsWith('__')) continue;
     needsKey = true;
-    const spec = checkSpecForField(name);
+    const spec = checkOfField(name);
     if (!spec) continue;
     fields.push({
       responseKey: node.alias?.value ?? name,

@@ -11,61 +11,19 @@ import { InputError } from '../errors.js';
 import { Deadline } from '../deadline.js';
 import { recordsOfType, type DnsQuery, type DnsResponse, type RecordType } from '../probes/dns/client.js';
 import { createTargetGuard, type ResolvedAddress, type TargetGuard } from '../probes/guard.js';
-import type { DnsClient } from '../probes/dns/client.js';
-import type { IpDataSource } from '../probes/ipdata/source.js';
-import type { RdapClient } from '../probes/registry/rdap.js';
-import type { Bootstrap } from '../probes/registry/bootstrap.js';
-import type { ConnectionSettings } from '../probes/tls/settings.js';
-import type { Outbound } from '../probes/outbound.js';
-import type { Metrics } from '../platform/metrics.js';
-import type { DnsCache } from './dns-cache.js';
-import type { IpFactsCache } from './ip-facts-cache.js';
-import type { RegistryCache } from './registry-cache.js';
 import type { Limiter } from '../probes/outbound.js';
 import type { ObserveUpstream, UpstreamFamily } from '../platform/metrics.js';
 import type { IpFacts } from '../probes/ipdata/facts.js';
 import { createConnectionLoaders, type ConnectionLoaders } from './connections.js';
 import { createHttpLoaders, type HttpLoaders } from './http.js';
 import { createPingLoaders, type PingLoaders } from './ping.js';
-import { createRatingLoaders, type RatingLoaders } from './ratings.js';
-import { createRegistrationLoader, type RegistrationLoader } from './registration.js';
+import type { DeclaredLoader, LoaderScope } from './declared-loader.js';
+import type { LoaderDependencies, WellKnownPorts } from './dependencies.js';
 import { createSmtpLoaders, type SmtpLoaders } from './smtp.js';
 import { canonicalName } from '../net/dns-name.js';
 import { dnsQuestionBudget } from './fan-out-limits.js';
 import { createQuestionBudget, type QuestionBudget } from './question-budget.js';
 import { connectionBudgetFor, createConnectionBudget, type ConnectionBudget } from './connection-budget.js';
-
-/**
- * The ports of the protocols spoken with a caller's targets: DNS to authoritative servers 53, HTTP 80,
- * HTTPS 443, SMTP with MX hosts 25. Fixed in production; the test labs point them at their own ports.
- */
-export interface WellKnownPorts {
-  readonly dnsAuthoritative: number;
-  readonly http: number;
-  readonly https: number;
-  readonly smtp: number;
-}
-
-/** What the check context uses of the long-lived services: the probes, caches and limits, nothing else. */
-export interface LoaderDependencies {
-  readonly config: Config;
-  readonly now: () => number;
-  readonly metrics: Metrics;
-  readonly outbound: Outbound;
-  readonly dnsClient: DnsClient;
-  readonly dnsCache: DnsCache;
-  /** `dns.system`, or the operating system's resolvers when that is empty */
-  readonly systemResolvers: readonly HostPort[];
-  readonly ports: WellKnownPorts;
-  readonly connections: ConnectionSettings;
-  readonly ipData: IpDataSource;
-  readonly ipFactsCache: IpFactsCache;
-  readonly rdapBootstrap: Bootstrap | null;
-  readonly rdapClient: RdapClient | null;
-  readonly registryCache: RegistryCache;
-  /** the ping executable */
-  readonly pingPath: string;
-}
 
 export interface CheckContext extends ConnectionLoaders, SmtpLoaders {
   readonly config: Config;
@@ -97,10 +55,11 @@ export interface CheckContext extends ConnectionLoaders, SmtpLoaders {
   preflight: HttpLoaders['preflight'];
   /** one ping run per checked address per request (src/loaders/ping.ts) */
   ping: PingLoaders['ping'];
-  /** one whole TLS rating per (host, port, address) per request (src/loaders/ratings.ts) */
-  tlsRating: RatingLoaders['tlsRating'];
-  /** one RDAP/WHOIS registration look-up per registrable domain per request, cached 1 h (src/loaders/registration.ts) */
-  registration: RegistrationLoader['registration'];
+  /**
+   * The request's instance of a loader a check declared (./declared-loader.ts): made on first use, then
+   * shared by every check of the request that uses the same declaration.
+   */
+  use<T>(loader: DeclaredLoader<T>): T;
 }
 
 const dnsKey = (q: DnsQuery) =>
@@ -130,9 +89,9 @@ export interface CheckContextOptions {
   /** distinct DNS questions the request may ask; default dnsQuestionBudget(config) (fan-out-limits.ts) */
   readonly dnsQuestionBudget?: number;
   /**
-   * connections to targets the request may open (connection-budget.ts): a priced request's is
-   * connectionBudgetFor(its price); default that of the dearest tool (a context outside a priced request:
-   * a job's callback, tests)
+   * connections to targets the request may open (connection-budget.ts): a request's is
+   * connectionBudgetFor(its price) (src/graphql/context.ts); default that of the dearest price configured in
+   * `quota.costs` (a context outside a priced request: a job's callback, tests)
    */
   readonly connectionBudget?: number;
 }
@@ -269,22 +228,21 @@ export function createCheckContext(
   const ping = onFirstUse(() =>
     createPingLoaders({ settings: config.ping, pingPath: services.pingPath, assertAllowed, signal, observe }),
   );
-  const ratings = onFirstUse(createRatingLoaders);
-  const registration = onFirstUse(() =>
-    // WHOIS servers pass the target rules too (a referral must not reach into a private network)
-    createRegistrationLoader({
-      whois: config.whois,
-      rdap: services.rdapClient,
-      bootstrap: services.rdapBootstrap,
-      cache: services.registryCache,
-      now: services.now,
-      addresses,
-      assertAllowed,
-      signal,
-      observe,
-      cacheLookup: (hit) => metrics.cacheLookup('registry', hit),
-    }),
-  );
+  const declared = new Map<DeclaredLoader<unknown>, unknown>();
+  const scope: LoaderScope = {
+    services,
+    signal,
+    observe,
+    addresses,
+    assertAllowed,
+    get guard() {
+      return guard();
+    },
+  };
+  const use = <T>(loader: DeclaredLoader<T>): T => {
+    if (!declared.has(loader)) declared.set(loader, loader.make(scope));
+    return declared.get(loader) as T;
+  };
 
   return {
     config,
@@ -316,7 +274,6 @@ export function createCheckContext(
     // one SMTP session (with STARTTLS) per address, port and SNI per request (src/loaders/smtp.ts)
     smtpSession: (question) => smtp().smtpSession(question),
     ping: (question) => ping().ping(question),
-    tlsRating: (question, rate) => ratings().tlsRating(question, rate),
-    registration: (domain) => registration().registration(domain),
+    use,
   };
 }

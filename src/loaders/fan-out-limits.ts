@@ -28,12 +28,12 @@ export const MX_MAX_ADDRESSES_PER_EXCHANGE = 4;
 /** MX hosts tested by mailhealth-check's starttls and dane, by priority: the bound on connections one check opens. */
 export const MAIL_TRANSPORT_MAX_HOSTS = 5;
 
-/** Questions one SPF walk may ask, the domain's own TXT included (src/checks/mail/spf/walk.ts). */
+/** Questions one SPF walk may ask, the domain's own TXT included (src/checks/mail/spf-checker/walk.ts). */
 export const SPF_WALK_MAX_QUESTIONS = 30;
 
 /**
  * DKIM selectors mailhealth-check may add for the mail providers it recognises (the provider table of
- * src/checks/mail/providers.ts, all providers at once; a test keeps the table within it).
+ * src/checks/dns/shared/mail-providers.ts, all providers at once; a test keeps the table within it).
  */
 export const DKIM_PROVIDER_SELECTORS_MAX = 30;
 

@@ -7,7 +7,7 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import { withDeadline } from '../deadline.js';
 import type { RequestContext } from '../graphql/context.js';
 import { GENERIC_ERROR_MESSAGE } from '../graphql/errors.js';
-import type { NetdiagYoga } from '../graphql/yoga.js';
+import type { NetdiagYoga } from '../graphql-server/yoga.js';
 import type { AuthOutcome } from '../platform/auth.js';
 import type { Services } from '../services.js';
 import { applyFlatten } from './flatten.js';

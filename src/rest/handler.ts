@@ -8,7 +8,7 @@ import { suggestionList } from 'graphql/jsutils/suggestionList.js';
 import { NetdiagError } from '../errors.js';
 import type { AuthOutcome } from '../platform/auth.js';
 import type { Services } from '../services.js';
-import type { NetdiagYoga } from '../graphql/yoga.js';
+import type { NetdiagYoga } from '../graphql-server/yoga.js';
 import { preflightResponse } from '../platform/cors.js';
 import { envelopeResponse } from './envelope.js';
 import { QueryReader } from './query-reader.js';

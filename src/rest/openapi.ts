@@ -27,7 +27,7 @@ import {
 import { readFileSync } from 'node:fs';
 import { projectFile } from '../project-files.js';
 import type { Config } from '../config.js';
-import { CHECK_FAMILIES } from '../graphql/checks.js';
+import { CHECK_FAMILIES } from '../graphql/check-declaration.js';
 import { costOf } from '../graphql/pricing.js';
 import { API_VERSION } from './envelope.js';
 import type { RestRoute } from './routes.js';

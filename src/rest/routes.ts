@@ -1,13 +1,13 @@
 /**
- * The REST route table, derived from the check definitions (src/graphql/checks.ts): each
+ * The REST route table, derived from the check definitions (src/graphql/check-declaration.ts): each
  * `GET /api/v1/<tool>` runs the fixed GraphQL document schema/rest/<tool>.graphql (typed by the code
  * generator) with the query parameters the definition names. A definition without its document, or a
  * document without its definition or selecting another field, stops the service at start. A tool that
  * is not in this table is a 404: there are no stubs.
  */
 import { Kind, type DocumentNode, type FieldNode } from 'graphql';
-import { allCheckSpecs, type CheckDefinition, type RestParameterKind } from '../graphql/checks.js';
-import { schema } from '../graphql/schema.js';
+import { allChecks, type CheckDeclaration, type RestParameterKind } from '../graphql/check-declaration.js';
+import { schema } from '../graphql-server/schema.js';
 import { readFlattenMarks, type FlattenPath } from './flatten.js';
 import * as ops from './generated/operations.js';
 import type { QueryReader } from './query-reader.js';
@@ -20,7 +20,7 @@ export interface RestRoute {
   readonly field: string;
   /** the fields the document marks `@flatten` (./flatten.ts), applied to the field's value before the envelope */
   readonly flatten: readonly FlattenPath[];
-  readonly check: CheckDefinition;
+  readonly check: CheckDeclaration;
   /** the REST query parameters the route reads */
   readonly parameters: readonly string[];
   readonly variables: (query: QueryReader) => Record<string, unknown>;
@@ -45,7 +45,7 @@ function rootFieldOf(document: DocumentNode, where: string): FieldNode {
   return first;
 }
 
-function routeOf(check: CheckDefinition): RestRoute {
+function routeOf(check: CheckDeclaration): RestRoute {
   const where = `check ${check.tool} (schema/rest/${check.tool}.graphql)`;
   const written = (ops as Record<string, unknown>)[documentExportOf(check.tool)] as DocumentNode | undefined;
   if (!written) throw new Error(`${where}: no REST document; write it and run npm run codegen`);
@@ -67,7 +67,7 @@ function routeOf(check: CheckDefinition): RestRoute {
 
 function buildRoutes(): ReadonlyMap<string, RestRoute> {
   void schema; // the definitions are registered once the schema is assembled
-  const routes = new Map(allCheckSpecs().map((check) => [check.tool, routeOf(check)]));
+  const routes = new Map(allChecks().map((check) => [check.tool, routeOf(check)]));
   const documents = new Set([...routes.keys()].map(documentExportOf));
   for (const name of Object.keys(ops))
     if (name.endsWith('Document') && !documents.has(name))

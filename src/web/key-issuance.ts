@@ -16,7 +16,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { InputError, NetdiagError } from '../errors.js';
 import { costOf } from '../graphql/pricing.js';
-import { schema } from '../graphql/schema.js';
+import { schema } from '../graphql-server/schema.js';
 import { restRoutes } from '../rest/routes.js';
 import type { Services } from '../services.js';
 import { connectionClientAddress, type ClientAddress } from '../platform/client-address.js';

@@ -5,7 +5,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { buildOpenApiDocument } from '../../src/rest/openapi.js';
 import { restRoutes } from '../../src/rest/routes.js';
-import { schema } from '../../src/graphql/schema.js';
+import { schema } from '../../src/graphql-server/schema.js';
 import { buildConfig } from '../../src/config.js';
 
 let document: any;

@@ -8,10 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { createApp } from '../../src/app.js';
 import { InputError, UnavailableError } from '../../src/errors.js';
-import { checkSpecForField } from '../../src/graphql/checks.js';
+import { checkOfField } from '../../src/graphql/check-declaration.js';
 import { costOf } from '../../src/graphql/pricing.js';
-import { schema } from '../../src/graphql/schema.js';
-import { GRAPHIQL_EXAMPLE } from '../../src/graphql/yoga.js';
+import { schema } from '../../src/graphql-server/schema.js';
+import { GRAPHIQL_EXAMPLE } from '../../src/graphql-server/yoga.js';
 import { QueryReader } from '../../src/rest/query-reader.js';
 import { restRoutes } from '../../src/rest/routes.js';
 import { PALETTE, describeEndpoints, formatDuration } from '../../src/web/developer-page.js';
@@ -497,9 +497,7 @@ describe('GraphiQL example', () => {
     const document = parse(GRAPHIQL_EXAMPLE);
     expect(validate(schema, document)).toEqual([]);
     const operation = document.definitions[0] as OperationDefinitionNode;
-    const checks = operation.selectionSet.selections.filter(
-      (s) => s.kind === Kind.FIELD && checkSpecForField(s.name.value),
-    );
+    const checks = operation.selectionSet.selections.filter((s) => s.kind === Kind.FIELD && checkOfField(s.name.value));
     expect(checks.length).toBeGreaterThanOrEqual(3);
     t = await createTestApp();
     const page = await t.app.fetch(new Request(`${ORIGIN}/graphql`, { headers: { accept: 'text/html' } }));

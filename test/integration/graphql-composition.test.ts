@@ -3,7 +3,7 @@
  * field (null, with its error at its path), never the data of the others (docs/getting-started.md "GraphQL").
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { GRAPHIQL_EXAMPLE } from '../../src/graphql/yoga.js';
+import { GRAPHIQL_EXAMPLE } from '../../src/graphql-server/yoga.js';
 import { createTestApp, graphql, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;

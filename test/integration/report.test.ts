@@ -7,7 +7,7 @@
  */
 import { meros } from 'meros/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_DIRECTIVES } from '../../src/graphql/plugins/use-operation-limits.js';
+import { MAX_DIRECTIVES } from '../../src/graphql-server/plugins/use-operation-limits.js';
 import { costOf } from '../../src/graphql/pricing.js';
 import { restRoutes } from '../../src/rest/routes.js';
 import { reportOperations } from '../../src/web/report/operation.js';

@@ -7,6 +7,7 @@
  *
  * 127.0.0.2 plays the site on the public Internet (targets.allow); every server is on loopback.
  */
+import { costOf } from '../../src/graphql/pricing.js';
 import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
@@ -118,12 +119,23 @@ afterAll(async () => {
   pki?.close();
 });
 
-/** Each tool's query against the site (the HTTPS port where a tool takes one). */
+/**
+ * Each tool's query against the site (the HTTPS port where a tool takes one). A tool this list does not
+ * name (a check added since) is asked with its main REST parameter alone: the site's URL for `url`, its
+ * name otherwise.
+ */
 function queries(): Record<string, string> {
   const https = (secure.address() as AddressInfo).port;
   const site = `https://${HOST}:${https}/`;
   const url = (value: string) => encodeURIComponent(value);
+  const byMainParameter = Object.fromEntries(
+    [...restRoutes.values()].map((route) => {
+      const main = route.parameters[0];
+      return [route.tool, main === undefined ? '' : `${main}=${main === 'url' ? url(site) : HOST}`];
+    }),
+  );
   return {
+    ...byMainParameter,
     'my-ip': '',
     'what-is-my-ip': '',
     ping: `host=${HOST}`,
@@ -157,10 +169,8 @@ function queries(): Record<string, string> {
   };
 }
 
-const priceOf = (tool: string): number => {
-  const costs = t.services.config.quota.costs as Record<string, number>;
-  return costs[tool] ?? costs.default!;
-};
+// the price a call is charged (each check's default price is in its declaration)
+const priceOf = (tool: string): number => costOf(t.services.config, tool);
 
 const received = () => accepted + smtp.connections();
 

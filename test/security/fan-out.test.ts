@@ -11,8 +11,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runMailHealth } from '../../src/checks/health/mail-run.js';
-import { MAIL_PROVIDERS } from '../../src/checks/mail/providers.js';
+import { runMailHealth } from '../../src/checks/composite/mailhealth-check/run.js';
+import { MAIL_PROVIDERS } from '../../src/checks/dns/shared/mail-providers.js';
 import { createCheckContext } from '../../src/loaders/context.js';
 import {
   DKIM_PROVIDER_SELECTORS_MAX,

@@ -8,12 +8,12 @@
  * (a WHOIS referral server is chosen upstream, so its answer is attacker-controlled). They fit under the
  * WHOIS probe's 256 KiB answer cap, and each comes with a check that the parse result stays sane.
  */
-import { parseDkimKey } from '../../src/checks/mail/dkim.js';
-import { parseDmarcRecord } from '../../src/checks/mail/dmarc.js';
-import { parseSpfRecord } from '../../src/checks/mail/spf/syntax.js';
-import { extractHeadTags } from '../../src/checks/http/open-graph.js';
+import { parseDkimKey } from '../../src/checks/mail/dkim-checker/dkim.js';
+import { parseDmarcRecord } from '../../src/checks/mail/dmarc-checker/dmarc.js';
+import { parseSpfRecord } from '../../src/checks/mail/spf-checker/syntax.js';
+import { extractHeadTags } from '../../src/checks/tls-http/open-graph-checker/open-graph.js';
 import { normaliseHeaderFields } from '../../src/probes/http/header-fields.js';
-import { scoreSecurityHeaders } from '../../src/checks/http/security-headers.js';
+import { scoreSecurityHeaders } from '../../src/checks/tls-http/http-headers/security-headers.js';
 import { parseRdapDomain } from '../../src/probes/registry/rdap-parse.js';
 import { normaliseWhoisDate, parseWhois } from '../../src/probes/registry/whois-parse.js';
 

@@ -22,7 +22,7 @@ describe('configuration', () => {
     expect(c.quota).toEqual({
       credits: 300,
       windowSeconds: 86400,
-      costs: { default: 3, 'my-ip': 1, 'tls-configuration': 4, 'tls-rating': 10, 'dnssec-chain': 5, 'http-rating': 5 },
+      costs: { default: 3 },
     });
     expect(c.dnssec.source).toBe('resolver');
     expect(c.dnssec.trustAnchors.map((a) => a.split(' ')[3])).toEqual(['20326', '38696']);
@@ -80,7 +80,7 @@ describe('configuration', () => {
         publicResolvers: [{ name: 'Lab', ip: '8.8.8.8', countryCode: 'US', address: '127.0.0.1:5300' }],
       },
     });
-    expect(c.quota.costs).toMatchObject({ default: 3, 'my-ip': 1, 'tls-configuration': 4, whois: 5 });
+    expect(c.quota.costs).toEqual({ default: 3, whois: 5 });
     expect(c.dns.system).toEqual([
       { host: '127.0.0.1', port: 5353 },
       { host: '::1', port: 53 },

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { configKeys, generateDocs, ROOT, staleToolPages } from '../../scripts/docs/generate.js';
 import { buildConfig } from '../../src/config.js';
 import { ENVIRONMENT_VARIABLES } from '../../src/config/environment.js';
-import { allCheckSpecs } from '../../src/graphql/checks.js';
+import { allChecks } from '../../src/graphql/check-declaration.js';
 
 const files = await generateDocs();
 
@@ -35,7 +35,7 @@ describe('README.md', () => {
   });
 
   it('names and links every tool', () => {
-    for (const check of allCheckSpecs()) expect(readme).toContain(`[\`${check.tool}\`](docs/tools/`);
+    for (const check of allChecks()) expect(readme).toContain(`[\`${check.tool}\`](docs/tools/`);
   });
 });
 

@@ -230,7 +230,7 @@ describe('citations and paths in comments', () => {
 
   it('every source file named in a comment exists', () => {
     // "connection.ts", "tcp/connect.ts", "../helpers/app.ts": from the commenting file's folder or one above
-    // it, or as the end of a path in the repository ("verdict.ts" for src/checks/composite/verdict.ts)
+    // it, or as the end of a path in the repository ("verdict.ts" for src/checks/composite/shared/verdict.ts)
     const known = ['src', 'test', 'bench', 'scripts'].flatMap((dir) => sourceFiles(dir));
     const missing: string[] = [];
     for (const c of comments) {

@@ -1,6 +1,6 @@
 /**
  * The GraphQL face of jobs (docs/jobs.md "GraphQL"): `job(id)` and `jobs` on Query, `submitJob`
- * and `cancelJob` on Mutation — the only mutations (src/graphql/plugins/use-operation-limits.ts). They
+ * and `cancelJob` on Mutation — the only mutations (src/graphql-server/plugins/use-operation-limits.ts). They
  * go through the same operations as the REST endpoints (the request context's `jobs`, src/jobs/jobs-port.ts),
  * so refusals, messages and prices are the same: submitting charges cost × targets; the rest is free.
  */

@@ -221,7 +221,7 @@ function runHandshake(
       ...(opts.ecdhCurve ? { ecdhCurve: opts.ecdhCurve } : {}),
       ...(opts.alpn ? { ALPNProtocols: [...opts.alpn] } : {}),
       ...(opts.ca !== undefined ? { ca: opts.ca as string | Buffer | (string | Buffer)[] } : {}),
-      // Chain and name are judged apart (src/checks/tls/certificate.ts), so the
+      // Chain and name are judged apart (src/checks/tls-http/shared/certificate.ts), so the
       // handshake must neither fail on an untrusted chain nor on a name mismatch.
       rejectUnauthorized: false,
       checkServerIdentity: () => undefined,

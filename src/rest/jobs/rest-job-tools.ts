@@ -9,9 +9,9 @@
 import { NetdiagError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { createRequestContext } from '../../graphql/context.js';
-import { isUncharged } from '../../graphql/plugins/use-credits.js';
+import { isUncharged } from '../../graphql-server/plugins/use-credits.js';
 import { costOf } from '../../graphql/pricing.js';
-import type { NetdiagYoga } from '../../graphql/yoga.js';
+import type { NetdiagYoga } from '../../graphql-server/yoga.js';
 import type { ItemResult, JobTool, JobTools } from '../../jobs/job-tools.js';
 import { executeRoute } from '../execute-route.js';
 import { QueryReader } from '../query-reader.js';

@@ -6,7 +6,7 @@ import {
   tlsQuestionKey,
   type TlsQuestion,
 } from '../../../src/loaders/connections.js';
-import { firstAddressPerFamily } from '../../../src/checks/tls/run.js';
+import { firstAddressPerFamily } from '../../../src/checks/tls-http/shared/main-handshake.js';
 import { connectionSettings } from '../../../src/probes/tls/settings.js';
 import { TargetRefusedError } from '../../../src/errors.js';
 import { TlsProbeError } from '../../../src/probes/tls/prober.js';

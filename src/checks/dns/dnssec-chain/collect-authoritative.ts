@@ -17,7 +17,7 @@ import type { HostPort } from '../../../config.js';
 import { parseHostPort } from '../../../config.js';
 import type { CheckContext } from '../../../loaders/context.js';
 import type { DnsResponse, RecordType } from '../../../probes/dns/client.js';
-import { nameServerAddresses } from '../name-server-addresses.js';
+import { nameServerAddresses } from '../dns-propagation/name-server-addresses.js';
 import { MAX_CHAIN_MS, MAX_CHAIN_QUESTIONS } from './bounds.js';
 import type { Collected } from './collect-resolver.js';
 import { askedOrFailure } from './failures.js';

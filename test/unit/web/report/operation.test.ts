@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildConfig } from '../../../../src/config.js';
 import type { RequestContext } from '../../../../src/graphql/context.js';
 import { costOf, priceOperation } from '../../../../src/graphql/pricing.js';
-import { schema } from '../../../../src/graphql/schema.js';
+import { schema } from '../../../../src/graphql-server/schema.js';
 import { restRoutes } from '../../../../src/rest/routes.js';
 import { composeReportOperation, reportOperations } from '../../../../src/web/report/operation.js';
 import { fieldOf, partsOf, REPORT_VIEWS } from '../../../../src/web/report/sections.js';

@@ -1,0 +1,8 @@
+/** The asn-lookup check: the Query field asnLookup and GET /api/v1/asn-lookup. */
+import { defineIpFactsCheck } from '../ip-info/ip-facts-check.js';
+
+defineIpFactsCheck(
+  'asnLookup',
+  'asn-lookup',
+  "The autonomous system that announces an IP address, or a domain's first A record",
+);
