@@ -1689,6 +1689,20 @@ export interface components {
             dhBits: number | null;
             /** @description Null when no handshake completed. */
             certificate: {
+                /** @description The leaf's subject CN; null when it has none (CN is optional, RFC 6125). */
+                commonName: string | null;
+                /** @description DNS names and IP addresses of the leaf, without prefixes. */
+                subjectAlternativeNames: string[];
+                /** @description The leaf issuer's CN, or its O when it has no CN. */
+                issuer: string | null;
+                /** @description ISO 8601 UTC with milliseconds. */
+                validFrom: string;
+                /** @description ISO 8601 UTC with milliseconds. */
+                expiryDate: string;
+                /** @description Whole days until expiryDate, rounded down; negative once expired. */
+                daysRemaining: number;
+                /** @description SHA-256 of the leaf certificate (DER), upper-case hex pairs joined by ":"; a new certificate has a new one. */
+                fingerprint: string;
                 /** @description RSA, EC, Ed25519, … */
                 keyType: string;
                 keyBits: number;
@@ -2302,6 +2316,20 @@ export interface components {
                     dhBits: number | null;
                     /** @description Null when no handshake completed. */
                     certificate: {
+                        /** @description The leaf's subject CN; null when it has none (CN is optional, RFC 6125). */
+                        commonName: string | null;
+                        /** @description DNS names and IP addresses of the leaf, without prefixes. */
+                        subjectAlternativeNames: string[];
+                        /** @description The leaf issuer's CN, or its O when it has no CN. */
+                        issuer: string | null;
+                        /** @description ISO 8601 UTC with milliseconds. */
+                        validFrom: string;
+                        /** @description ISO 8601 UTC with milliseconds. */
+                        expiryDate: string;
+                        /** @description Whole days until expiryDate, rounded down; negative once expired. */
+                        daysRemaining: number;
+                        /** @description SHA-256 of the leaf certificate (DER), upper-case hex pairs joined by ":"; a new certificate has a new one. */
+                        fingerprint: string;
                         /** @description RSA, EC, Ed25519, … */
                         keyType: string;
                         keyBits: number;
@@ -5397,7 +5425,7 @@ export interface operations {
     tlsRating: {
         parameters: {
             query: {
-                /** @example https://rated.lab.test:35199/ */
+                /** @example https://rated.lab.test:41773/ */
                 domain: string;
             };
             header?: never;

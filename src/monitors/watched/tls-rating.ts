@@ -1,9 +1,9 @@
 /**
  * tls-rating (docs/contract/grades.md): the letter, caps, warnings, supported protocols and
  * the certificate (docs/contract/monitors.md "Events"). The suites and groups a rating cut short by its
- * bounds did not see all of (`partial`) are not known that run. The certificate's fingerprint, issuer and
- * expiry date are read where the answer has them (`certificate.fingerprint`, `issuer`, `expiryDate`, as
- * tls-configuration and ssl-checker name them).
+ * bounds did not see all of (`partial`) are not known that run. The certificate carries the leaf's SHA-256
+ * fingerprint (a new certificate is a change), its issuer and its dates under ssl-checker's names (`expiryDate`
+ * is the `expiring` events' date; `daysRemaining`, which moves every day, is not watched).
  */
 import { arr, bool, type JsonObject, keyed, num, obj, objOrNull, sortedSet, str, UNKNOWN } from '../projection.js';
 import { letterGrade } from '../severity.js';

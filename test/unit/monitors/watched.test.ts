@@ -384,4 +384,24 @@ describe('what a run does not learn', () => {
     partial.groups = [];
     expect(diffProjections(first, projectionOf('tls-rating', partial, first))).toEqual([]);
   });
+
+  it("tls-rating: the answer's certificate carries its fingerprint, issuer and end, so a new certificate changes and its end is an expiry", () => {
+    const data = example('tls-rating');
+    const { certificate } = projectionOf('tls-rating', data) as { certificate: Record<string, unknown> };
+    expect(certificate.fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    expect(certificate.issuer).toEqual(expect.any(String));
+    expect(certificate.expiryDate).toBe(data.certificate.expiryDate);
+    expect(WATCH_SPECS.get('tls-rating')!.expiries!(data)).toEqual([
+      {
+        subject: 'certificate',
+        kind: 'certificate',
+        description: `the certificate of ${data.host}:${data.port}`,
+        expiresAt: data.certificate.expiryDate,
+      },
+    ]);
+    // the days remaining change every day: not watched
+    const later = example('tls-rating');
+    later.certificate.daysRemaining -= 1;
+    expect(diffProjections(projectionOf('tls-rating', data), projectionOf('tls-rating', later))).toEqual([]);
+  });
 });
