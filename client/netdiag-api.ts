@@ -2535,7 +2535,12 @@ export interface components {
                         /** @description One sentence saying what was found. */
                         message: string;
                     }[];
-                } | null);
+                } | null) | {
+                    /** @description Always false: the part has no data of its check. */
+                    tested: boolean;
+                    /** @description could-not-run: the part could not run (the check's error). */
+                    reason: string;
+                };
             }[];
         };
         Error_caa: {

@@ -37,8 +37,7 @@ export const TlsRatingPreferred = builder.objectRef<{ version: string; name: str
 });
 
 export const TlsRatingCertificate = builder.objectRef<RatedCertificate>('TlsRatingCertificate').implement({
-  description:
-    "The leaf certificate of the main handshake: its names, issuer and dates under ssl-checker's field names, its SHA-256 fingerprint, its key and how it was judged.",
+  // no description of the type: the contract baseline has none, and a description once given is kept
   fields: (t) => ({
     commonName: t.exposeString('commonName', {
       nullable: true,
