@@ -14,6 +14,7 @@ import type { RunOutcome } from '../src/monitors/evaluate.js';
 import { EmbeddedMonitorStore } from '../src/monitors/store/embedded-monitor-store.js';
 import type { MonitorRecord } from '../src/monitors/store/records.js';
 import { openEmbeddedDb } from '../src/platform/embedded-db.js';
+import { watchSpecs } from '../src/graphql-server/watch-specs.js';
 
 const MONITORS = 5;
 const TARGETS = 100;
@@ -40,7 +41,11 @@ async function measure(): Promise<void> {
   const examples = JSON.parse(readFileSync(join(import.meta.dirname, '../data/openapi-examples.json'), 'utf8'));
   const answers = Object.fromEntries(CHECKS.map((check) => [check, examples[check].body.data]));
   const dir = mkdtempSync(join(tmpdir(), 'netdiag-bench-monitors-'));
-  const store = new EmbeddedMonitorStore(openEmbeddedDb(dir), { keepRuns: RUNS, keepEventsDays: 90 });
+  const store = new EmbeddedMonitorStore(openEmbeddedDb(dir), {
+    keepRuns: RUNS,
+    keepEventsDays: 90,
+    specs: watchSpecs(),
+  });
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const t0 = Date.parse('2026-12-01T00:00:00.000Z');

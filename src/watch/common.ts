@@ -2,8 +2,8 @@
  * Projections and rankings several watch specs share: grade letters as the health checks judge them,
  * certificate statuses, protocol versions, and the parts of the composite checks.
  */
-import { arr, type JsonObject, keyed, obj, str, UNKNOWN } from '../projection.js';
-import { levels, type Ranking } from '../severity.js';
+import { arr, type JsonObject, keyed, obj, str, UNKNOWN } from './projection.js';
+import { levels, type Ranking } from './ranking.js';
 import type { AnswerStatus, Expiry } from './watch-spec.js';
 
 /**
@@ -122,4 +122,30 @@ export function expiryOf(
   expiresAt: string | null,
 ): Expiry[] {
   return expiresAt === null ? [] : [{ subject, kind, description, expiresAt }];
+}
+
+/**
+ * A check's `findings` ({ code, severity, message }: caa, security-txt) as a set keyed by code, each holding
+ * its severity: a finding that appears or worsens is a change of its own, its message (which may carry a
+ * date or a count) is not.
+ */
+export function findingSet(findings: unknown) {
+  return keyed(
+    arr(findings),
+    (f) => str(obj(f).code),
+    (f) => str(obj(f).severity),
+  );
+}
+
+/** The ranking of findingSet's members: a critical finding appearing is critical news, others worsen. */
+export const findingSeverity: Ranking = levels({ info: 1, warning: 2, critical: 3 }, ['critical']);
+
+/** The state a check's findings put it in: the worst finding's severity, ok without any. */
+export function findingsStatus(findings: unknown): AnswerStatus {
+  return worstStatus(
+    ...arr(findings).map((f) => {
+      const severity = str(obj(f).severity);
+      return severity === 'critical' || severity === 'warning' || severity === 'info' ? severity : 'warning';
+    }),
+  );
 }

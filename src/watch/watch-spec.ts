@@ -1,12 +1,13 @@
 /**
  * What a monitor knows about one check (docs/contract/monitors.md "Events"): its watched fields as a
  * projection of the REST `data` (exactly the single call's `data`), which of them are better or worse, what
- * in it ends (certificates, registrations), and the state a person sees. One spec per tool, in this folder;
- * a spec reads plain JSON and imports nothing of the schema or the checks, so that it can move into the
- * check's own declaration unchanged.
+ * in it ends (certificates, registrations), and the state a person sees. One spec per tool, declared with
+ * its check (`watch:` in its declaration, usually from the check's `watch.ts`); a spec reads plain JSON and
+ * this kit imports nothing of src/ but itself, so that checks may use it and monitors/ receives the specs
+ * as data (src/graphql-server/watch-specs.ts).
  */
-import type { JsonObject, Projection } from '../projection.js';
-import { patternKeys, type RankedPath, type Ranking } from '../severity.js';
+import type { JsonObject, Projection } from './projection.js';
+import { patternKeys, type RankedPath, type Ranking } from './ranking.js';
 
 /** The state of a target × check as GET /api/v1/monitors/{id} shows it, for an answer that came. */
 export type AnswerStatus = 'ok' | 'info' | 'warning' | 'critical';
@@ -35,7 +36,7 @@ export interface WatchSpec {
   readonly tool: string;
   /** the watched fields of the tool's REST `data` */
   project(data: JsonObject): Projection;
-  /** paths whose values rank better or worse (./severity.ts); every other path only changes */
+  /** paths whose values rank better or worse (./ranking.ts); every other path only changes */
   readonly ranked: readonly RankedPath[];
   /** certificates and registrations in the answer, for `expiring` events; none when absent */
   expiries?(data: JsonObject): Expiry[];

@@ -16,6 +16,7 @@ import { eventSeqOf } from '../../../src/monitors/store/records.js';
 import { openEmbeddedDb } from '../../../src/platform/embedded-db.js';
 import { example } from './examples.js';
 import { commitRun, HOUR, monitorRecord, RUNS, ratingOf, T0 } from './store-fixture.js';
+import { watchSpecs } from '../../../src/graphql-server/watch-specs.js';
 
 const LIMITS = { maxPerKey: 20, maxPairsPerKey: 5000 };
 
@@ -25,7 +26,12 @@ function newStore(
 ) {
   return {
     dir,
-    store: new EmbeddedMonitorStore(openEmbeddedDb(dir), { keepRuns: 100, keepEventsDays: 90, ...options }),
+    store: new EmbeddedMonitorStore(openEmbeddedDb(dir), {
+      keepRuns: 100,
+      keepEventsDays: 90,
+      specs: watchSpecs(),
+      ...options,
+    }),
   };
 }
 

@@ -5,9 +5,14 @@
 import { openEmbeddedDb } from '../../../src/platform/embedded-db.js';
 import { EmbeddedMonitorStore } from '../../../src/monitors/store/embedded-monitor-store.js';
 import { commitRun, RUNS } from './store-fixture.js';
+import { watchSpecs } from '../../../src/graphql-server/watch-specs.js';
 
 const [dataDir, monitorId] = process.argv.slice(2);
-const store = new EmbeddedMonitorStore(openEmbeddedDb(dataDir!), { keepRuns: 100, keepEventsDays: 90 });
+const store = new EmbeddedMonitorStore(openEmbeddedDb(dataDir!), {
+  keepRuns: 100,
+  keepEventsDays: 90,
+  specs: watchSpecs(),
+});
 for (let i = 0; i < RUNS; i++) {
   await commitRun(store, monitorId!, i);
   process.send!(i);

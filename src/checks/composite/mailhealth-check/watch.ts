@@ -21,11 +21,11 @@ import {
   sortedSet,
   str,
   UNKNOWN,
-} from '../projection.js';
-import { criticalWhenPresent, partStatus } from '../severity.js';
-import { certificateStatus, fromDetails, type PartView, partsOf, verdictAssessment } from './common.js';
-import { starttlsExpiry, starttlsOffered } from './smtp-starttls.js';
-import { defineWatch } from './watch-spec.js';
+} from '../../../watch/projection.js';
+import { criticalWhenPresent, partStatus } from '../../../watch/ranking.js';
+import { certificateStatus, fromDetails, type PartView, partsOf, verdictAssessment } from '../../../watch/common.js';
+import { starttlsExpiry, starttlsOffered } from '../../mail-transport/smtp-starttls/watch.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 /** Parts that exist once per MX host (MailCheck.host). */
 const PER_HOST = new Set(['starttls', 'dane']);

@@ -4,10 +4,10 @@
  * rating parts (a letter can fall within one status band). Its certificate's expiry is tls-rating's and
  * ssl-checker's to announce: the `web` preset runs tls-rating beside it, and one expiry is one event.
  */
-import { keyed, obj, str } from '../projection.js';
-import { letterGrade, partStatus } from '../severity.js';
-import { fromDetails, partsOf, verdictAssessment } from './common.js';
-import { defineWatch } from './watch-spec.js';
+import { keyed, obj, str } from '../../../watch/projection.js';
+import { letterGrade, partStatus } from '../../../watch/ranking.js';
+import { fromDetails, partsOf, verdictAssessment } from '../../../watch/common.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const websiteHealthWatch = defineWatch({
   tool: 'website-health-check',

@@ -4,9 +4,9 @@
  * A list that gave no usable answer this run (`error`) is not known: its last answer is kept, so a list's
  * outage is neither a listing nor a delisting.
  */
-import { arr, keyed, obj, sortedSet, str, UNKNOWN } from '../projection.js';
-import { criticalWhenPresent } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, keyed, obj, sortedSet, str, UNKNOWN } from '../../../watch/projection.js';
+import { criticalWhenPresent } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const dnsBlacklistWatch = defineWatch({
   tool: 'dns-blacklist-checker',

@@ -4,9 +4,9 @@
  * signed on the fly change it on their own), and so is the resolver. A type whose question failed
  * (`errors`) is not known that run: its last set is kept.
  */
-import { arr, type JsonObject, num, obj, sortedSet, str, UNKNOWN } from '../projection.js';
-import { levels } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, type JsonObject, num, obj, sortedSet, str, UNKNOWN } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 const TYPES = ['A', 'AAAA', 'MX', 'TXT', 'CNAME', 'NS', 'SOA'] as const;
 

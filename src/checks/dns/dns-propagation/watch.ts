@@ -5,10 +5,10 @@
  * name's records. Where `expected` came from is left out too: it falls back to the majority when the
  * authoritative servers do not answer.
  */
-import { arr, bool, keyed, obj, sortedSet, str, UNKNOWN } from '../projection.js';
-import { goodWhenTrue } from './common.js';
-import { ordered } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, keyed, obj, sortedSet, str, UNKNOWN } from '../../../watch/projection.js';
+import { goodWhenTrue } from '../../../watch/common.js';
+import { ordered } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const dnsPropagationWatch = defineWatch({
   tool: 'dns-propagation',

@@ -3,9 +3,9 @@
  * "Events"), with each zone's status along the chain. Key tags, digests and signature dates are left out:
  * a routine key rollover changes them without changing whether the chain holds.
  */
-import { arr, type JsonObject, keyed, obj, objOrNull, str } from '../projection.js';
-import { ordered } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, type JsonObject, keyed, obj, objOrNull, str } from '../../../watch/projection.js';
+import { ordered } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 /** Best first; a chain that becomes bogus is critical. */
 const chainStatus = ordered(['secure', 'insecure', 'indeterminate', 'bogus'], 'bogus');

@@ -2,9 +2,9 @@
  * dnssec-test (docs/contract/api-v1.md): the status as the validating resolver sees it. The key count is
  * left out: it changes during every key rollover.
  */
-import { bool, str } from '../projection.js';
-import { levels } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { bool, str } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const dnssecTestWatch = defineWatch({
   tool: 'dnssec-test',

@@ -2,9 +2,9 @@
  * mx-lookup (docs/contract/api-v1.md): the MX set, each host by its name with its priority and addresses
  * (docs/contract/monitors.md "Events": record sets), and whether the domain exists or refuses mail.
  */
-import { arr, bool, keyed, num, obj, sortedSet, str } from '../projection.js';
-import { levels } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, keyed, num, obj, sortedSet, str } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const mxLookupWatch = defineWatch({
   tool: 'mx-lookup',

@@ -1,5 +1,5 @@
-/** asn-lookup (docs/contract/api-v1.md): see ./ip-facts.ts. */
-import { ipFactsWatch } from './ip-facts.js';
-import { defineWatch } from './watch-spec.js';
+/** asn-lookup (docs/contract/api-v1.md): see ../ip-info/ip-facts-watch.ts. */
+import { ipFactsWatch } from '../ip-info/ip-facts-watch.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const asnLookupWatch = defineWatch(ipFactsWatch('asn-lookup'));

@@ -2,9 +2,9 @@
  * ping (docs/contract/api-v1.md): whether the host answers, and its reverse name. Round-trip times and loss
  * are left out: they differ on every run. A reverse look-up that failed is not known that run.
  */
-import { str, UNKNOWN } from '../projection.js';
-import { levels } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { str, UNKNOWN } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const pingWatch = defineWatch({
   tool: 'ping',

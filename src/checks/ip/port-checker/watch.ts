@@ -1,7 +1,7 @@
 /** port-checker (docs/contract/api-v1.md): whether the port accepts connections. The timing is left out. */
-import { num, str } from '../projection.js';
-import { levels } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { num, str } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const portCheckerWatch = defineWatch({
   tool: 'port-checker',

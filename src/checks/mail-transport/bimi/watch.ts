@@ -1,7 +1,7 @@
 /** bimi (docs/contract/mail-transport.md): the record, the logo's location and checks, and the status. */
-import { arr, bool, num, objOrNull, sortedSet, str } from '../projection.js';
-import { levels } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, num, objOrNull, sortedSet, str } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const bimiWatch = defineWatch({
   tool: 'bimi',

@@ -2,9 +2,9 @@
  * dane (docs/contract/mail-transport.md): the TLSA records (by their content), whether each matches, their
  * DNSSEC state and the status. The error text is left out (it names the upstream asked).
  */
-import { arr, bool, type JsonObject, keyed, num, obj, str } from '../projection.js';
-import { levels } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, type JsonObject, keyed, num, obj, str } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 /** The watched fields of a DANE answer (mailhealth-check's dane parts carry the same data). */
 export function daneProjection(data: JsonObject) {

@@ -2,9 +2,9 @@
  * mta-sts (docs/contract/mail-transport.md): the policy's status and mode, its MX patterns and how the MX
  * hosts match them, the policy id (a new id is a new policy), and the problems found.
  */
-import { arr, bool, keyed, num, obj, objOrNull, sortedSet, str } from '../projection.js';
-import { levels } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, keyed, num, obj, objOrNull, sortedSet, str } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const mtaStsWatch = defineWatch({
   tool: 'mta-sts',

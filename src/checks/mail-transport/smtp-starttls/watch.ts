@@ -3,10 +3,10 @@
  * the certificate (docs/contract/monitors.md "Events"). The greeting is left out (many servers put the time
  * or a session id in it), and so are the address and the timing.
  */
-import { arr, type JsonObject, num, obj, objOrNull, sortedSet, str } from '../projection.js';
-import { levels } from '../severity.js';
-import { certificateStatus, expiryOf, expiryStatus, worstStatus } from './common.js';
-import { defineWatch, type Expiry } from './watch-spec.js';
+import { arr, type JsonObject, num, obj, objOrNull, sortedSet, str } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { certificateStatus, expiryOf, expiryStatus, worstStatus } from '../../../watch/common.js';
+import { defineWatch, type Expiry } from '../../../watch/watch-spec.js';
 
 /** The watched fields of a STARTTLS session (mailhealth-check's starttls parts carry the same data). */
 export function starttlsProjection(data: JsonObject) {

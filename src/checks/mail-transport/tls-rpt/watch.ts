@@ -1,7 +1,7 @@
 /** tls-rpt (docs/contract/mail-transport.md): the record, where reports go, and whether it is valid. */
-import { arr, bool, sortedSet, str } from '../projection.js';
-import { goodWhenTrue } from './common.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, sortedSet, str } from '../../../watch/projection.js';
+import { goodWhenTrue } from '../../../watch/common.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const tlsRptWatch = defineWatch({
   tool: 'tls-rpt',

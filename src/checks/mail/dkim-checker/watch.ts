@@ -1,7 +1,7 @@
 /** dkim-checker (docs/contract/api-v1.md): the key record of a selector and what it says. */
-import { arr, bool, num, sortedSet, str } from '../projection.js';
-import { badWhenTrue, goodWhenTrue } from './common.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, num, sortedSet, str } from '../../../watch/projection.js';
+import { badWhenTrue, goodWhenTrue } from '../../../watch/common.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const dkimCheckerWatch = defineWatch({
   tool: 'dkim-checker',

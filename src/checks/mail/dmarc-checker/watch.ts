@@ -1,8 +1,8 @@
 /** dmarc-checker (docs/contract/api-v1.md): the DMARC record and the policies it sets. */
-import { arr, bool, sortedSet, str } from '../projection.js';
-import { levels } from '../severity.js';
-import { criticalWhenFalse, goodWhenTrue } from './common.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, sortedSet, str } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { criticalWhenFalse, goodWhenTrue } from '../../../watch/common.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 /** A weaker policy is worse: reject, then quarantine, then none. */
 const policyRanking = levels({ reject: 0, quarantine: 1, none: 2 });

@@ -3,9 +3,9 @@
  * tree's records are left out: they are other domains' records (a mail provider's), which change on their
  * own; what they do to this domain's evaluation and lookup count is watched.
  */
-import { arr, bool, num, sortedSet, str } from '../projection.js';
-import { levels } from '../severity.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, num, sortedSet, str } from '../../../watch/projection.js';
+import { levels } from '../../../watch/ranking.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const spfCheckerWatch = defineWatch({
   tool: 'spf-checker',

@@ -1,6 +1,6 @@
 /** abuse-contact-lookup (docs/contract/api-v1.md): the registrar's abuse contact. */
-import { bool, str } from '../projection.js';
-import { defineWatch } from './watch-spec.js';
+import { bool, str } from '../../../watch/projection.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const abuseContactWatch = defineWatch({
   tool: 'abuse-contact-lookup',

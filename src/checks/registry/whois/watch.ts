@@ -3,10 +3,10 @@
  * (docs/contract/monitors.md "Events"), and whether the domain is registered at all. Left out: the raw
  * text, the servers asked and when, and the source (a registry's RDAP may fall back to WHOIS on one run).
  */
-import { arr, bool, type JsonObject, num, sortedSet, str } from '../projection.js';
-import { criticalWhenTrue } from '../severity.js';
-import { expiryOf, expiryStatus } from './common.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, type JsonObject, num, sortedSet, str } from '../../../watch/projection.js';
+import { criticalWhenTrue } from '../../../watch/ranking.js';
+import { expiryOf, expiryStatus } from '../../../watch/common.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const whoisWatch = defineWatch({
   tool: 'whois',

@@ -3,8 +3,8 @@
  * the security headers' coverage. Headers that differ on every response by their nature (dates, lengths,
  * caching ages, request ids, cookies carrying session ids, CDN trace headers) are left out.
  */
-import { arr, memberKey, num, obj, sortedSet, str } from '../projection.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, memberKey, num, obj, sortedSet, str } from '../../../watch/projection.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 /** Headers whose value changes from one response to the next without the site changing. */
 const VOLATILE_HEADERS = new Set([

@@ -2,10 +2,10 @@
  * http-rating (docs/contract/grades.md): the grade, the score and each test's result
  * (docs/contract/monitors.md "Events").
  */
-import { arr, bool, keyed, num, obj, str } from '../projection.js';
-import { letterGrade } from '../severity.js';
-import { goodWhenTrue, letterStatus } from './common.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, bool, keyed, num, obj, str } from '../../../watch/projection.js';
+import { letterGrade } from '../../../watch/ranking.js';
+import { goodWhenTrue, letterStatus } from '../../../watch/common.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const httpRatingWatch = defineWatch({
   tool: 'http-rating',

@@ -1,6 +1,6 @@
 /** open-graph-checker (docs/contract/api-v1.md): the page's title and its Open Graph and Twitter Card tags. */
-import { bool, type JsonObject, memberKey, num, obj, scalar, str } from '../projection.js';
-import { defineWatch } from './watch-spec.js';
+import { bool, type JsonObject, memberKey, num, obj, scalar, str } from '../../../watch/projection.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const openGraphWatch = defineWatch({
   tool: 'open-graph-checker',

@@ -15,6 +15,9 @@ import type {
   SecurityTxtResult,
 } from './rules.js';
 import { runSecurityTxt } from './run.js';
+import { findingSet, findingSeverity, findingsStatus, goodWhenTrue } from '../../../watch/common.js';
+import { arr, sortedSet, str } from '../../../watch/projection.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 const OtherFieldRef = builder.objectRef<SecurityTxtOtherField>('SecurityTxtOtherField').implement({
   description: 'A field RFC 9116 does not define (an extension field, RFC 9116 §2.4), as published.',
@@ -133,6 +136,40 @@ defineCheck({
   parse: (args: { domain: string }) => parseHostname('domain', args.domain),
   run: runSecurityTxt,
   price: 3,
+  // monitors: where the file is, how to reach the site's security team, its end, and each finding by code
+  watch: defineWatch({
+    tool: 'security-txt',
+    project: (data) => ({
+      found: data.found === true,
+      url: str(data.url),
+      signed: data.signed === true,
+      // in the file's order: the first is the preferred contact (RFC 9116 §2.5.3)
+      contact: arr(data.contact).map((c) => str(c) ?? ''),
+      expiresAt: str(data.expiresAt),
+      encryption: sortedSet(arr(data.encryption)),
+      policy: sortedSet(arr(data.policy)),
+      canonical: sortedSet(arr(data.canonical)),
+      findings: findingSet(data.findings),
+    }),
+    ranked: [
+      { pattern: 'found', ranking: goodWhenTrue },
+      { pattern: 'findings[*]', ranking: findingSeverity },
+    ],
+    assess: (data) => {
+      const domain = str(data.domain) ?? 'the site';
+      const contact = str(arr(data.contact)[0]);
+      return {
+        status: findingsStatus(data.findings),
+        grade: null,
+        summary:
+          data.found !== true
+            ? `${domain} has no security.txt.`
+            : contact === null
+              ? `The security.txt of ${domain} names no contact.`
+              : `The security.txt of ${domain} names ${contact} as its contact.`,
+      };
+    },
+  }),
   partOf: [
     websiteParts.part({
       id: 'security-txt',

@@ -3,9 +3,9 @@
  * "Events": the certificate and the protocols; ssl-checker reports no protocols). The address connected to
  * is left out: a name with several addresses may answer from another one each run.
  */
-import { arr, type JsonObject, num, obj, sortedSet, str } from '../projection.js';
-import { certificateStatus, expiryOf, expiryStatus, worstStatus } from './common.js';
-import { defineWatch } from './watch-spec.js';
+import { arr, type JsonObject, num, obj, sortedSet, str } from '../../../watch/projection.js';
+import { certificateStatus, expiryOf, expiryStatus, worstStatus } from '../../../watch/common.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const sslCheckerWatch = defineWatch({
   tool: 'ssl-checker',

@@ -3,7 +3,7 @@
  * "Events"), with the certificate's fingerprint as each address family saw it and what was negotiated.
  * Timings are left out, and so are the addresses (a name may answer from another one each run).
  */
-import { arr, bool, type JsonObject, keyed, num, obj, objOrNull, str } from '../projection.js';
+import { arr, bool, type JsonObject, keyed, num, obj, objOrNull, str } from '../../../watch/projection.js';
 import {
   criticalWhenFalse,
   expiryOf,
@@ -12,8 +12,8 @@ import {
   protocolRankings,
   protocolSet,
   worstStatus,
-} from './common.js';
-import { defineWatch } from './watch-spec.js';
+} from '../../../watch/common.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const tlsConfigurationWatch = defineWatch({
   tool: 'tls-configuration',

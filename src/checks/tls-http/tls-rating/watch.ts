@@ -5,8 +5,19 @@
  * fingerprint (a new certificate is a change), its issuer and its dates under ssl-checker's names (`expiryDate`
  * is the `expiring` events' date; `daysRemaining`, which moves every day, is not watched).
  */
-import { arr, bool, type JsonObject, keyed, num, obj, objOrNull, sortedSet, str, UNKNOWN } from '../projection.js';
-import { letterGrade } from '../severity.js';
+import {
+  arr,
+  bool,
+  type JsonObject,
+  keyed,
+  num,
+  obj,
+  objOrNull,
+  sortedSet,
+  str,
+  UNKNOWN,
+} from '../../../watch/projection.js';
+import { letterGrade } from '../../../watch/ranking.js';
 import {
   certificateStatus,
   expiryOf,
@@ -14,8 +25,8 @@ import {
   protocolRankings,
   protocolSet,
   worseWhenPresent,
-} from './common.js';
-import { defineWatch } from './watch-spec.js';
+} from '../../../watch/common.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 export const tlsRatingWatch = defineWatch({
   tool: 'tls-rating',

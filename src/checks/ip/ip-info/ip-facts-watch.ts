@@ -3,8 +3,8 @@
  * domain are left out: the live source and the bundled data spell them differently, and a live look-up
  * that fails falls back to the bundled data on that run (`source`, `liveError`); the AS number says the same.
  */
-import { type JsonObject, str } from '../projection.js';
-import type { WatchSpec } from './watch-spec.js';
+import { type JsonObject, str } from '../../../watch/projection.js';
+import type { WatchSpec } from '../../../watch/watch-spec.js';
 
 /** The spec of a check answering with IP facts (ip-info, asn-lookup). */
 export function ipFactsWatch(tool: string): WatchSpec {
