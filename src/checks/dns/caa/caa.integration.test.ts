@@ -108,8 +108,8 @@ describe('caa', () => {
     });
     // the parents above it too, unless another request's answer is still in the TTL cache
     // by message ID: a resend of a question a busy machine answered late is the same question
-    const caa = lab.queries.filter((q) => q.type === 'CAA');
-    const asked = [...new Map(caa.map((q) => [`${q.id} ${q.name}`, q.name])).values()];
+    const questions = lab.queries.filter((q) => q.type === 'CAA');
+    const asked = [...new Map(questions.map((q) => [`${q.id} ${q.name}`, q.name])).values()];
     expect(asked).toEqual(
       expect.arrayContaining(['www.sub.inherit.caa.test', 'sub.inherit.caa.test', 'inherit.caa.test']),
     );
