@@ -85,7 +85,14 @@ describe.skipIf(!redisServerPath)('the Redis schedule', () => {
     const firstDueAt = Date.now() + 500;
     await instance.upsert('mon_every', 1_000, firstDueAt);
     await seen.until(() => seen.runs.length >= 3);
-    expect(seen.runs.slice(0, 3).map((r) => r.dueAt)).toEqual([firstDueAt, firstDueAt + 1_000, firstDueAt + 2_000]);
+    const dueAts = seen.runs.map((r) => r.dueAt);
+    expect(dueAts[0]).toBe(firstDueAt);
+    // one after another, every second from the first (a due time missed while the machine was too busy to
+    // hand it out in time is not made up: the next one is on the same grid)
+    for (let i = 1; i < dueAts.length; i++) {
+      expect(dueAts[i]!).toBeGreaterThan(dueAts[i - 1]!);
+      expect((dueAts[i]! - firstDueAt) % 1_000).toBe(0);
+    }
     // handed out once its time came (the same machine's clock)
     for (const run of seen.runs) expect(run.calledAt).toBeGreaterThanOrEqual(run.dueAt);
   });
