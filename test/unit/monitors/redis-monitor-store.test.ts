@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UnavailableError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log.js';
 import type { MonitorStore } from '../../../src/monitors/store/monitor-store.js';
 import { createRedisMonitorStore } from '../../../src/monitors/store/redis-monitor-store.js';
@@ -151,6 +152,24 @@ describe.skipIf(!redisServerPath)('the Redis monitors store', () => {
       await a!.close();
       expect(await b!.states('mon_test')).toEqual([]);
       expect((await b!.history('mon_test', { limit: 10 })).items).toEqual([]);
+    });
+  });
+
+  describe('Redis away', () => {
+    it("fails at once with the connection's 503, and works again when Redis is back", async () => {
+      const store = await instance(newPrefix());
+      await store.create(monitorRecord(), LIMITS);
+      await lab.stop();
+      try {
+        await expect(store.get('mon_test')).rejects.toBeInstanceOf(UnavailableError);
+        await expect(
+          store.beginRun('mon_test', { runId: 'r', at: T0, nextRunAt: new Date(T0.getTime() + HOUR) }),
+        ).rejects.toBeInstanceOf(UnavailableError);
+      } finally {
+        await lab.start();
+      }
+      // nothing is persisted by the test's server: the store answers again, over an empty Redis
+      await expect.poll(() => store.get('mon_test').catch((e: unknown) => e), { timeout: 30_000 }).toBeNull();
     });
   });
 });
