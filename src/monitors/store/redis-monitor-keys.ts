@@ -1,8 +1,8 @@
 /**
  * The Redis layout of monitors (docs/contract/monitors.md "Behaviour", with `store.redisUrl`), shared by
  * every instance. `P` is the prefix (`netdiag:monitors:` unless the caller gives another):
- *   P monitor:<id>                hash: `rec` (the MonitorRecord, JSON), `rv` (its version: PATCH commits
- *                                 only over the version it read), keyId, member (its entry in the key's
+ *   P monitor:<id>                hash: `rec` (the MonitorRecord, JSON), `rv` (its version, never reused:
+ *                                 PATCH commits only over the version it read), keyId, member (its entry in the key's
  *                                 list), pairs, paused, and the progress's fields one by one (so that a
  *                                 script changes one of them without reading the others)
  *   P monitor:<id>:states         hash: pair (`<targetIndex>|<check>`) → the pair's PairState (JSON)

@@ -76,15 +76,15 @@ return 'ok'
 
 /**
  * A PATCH, over the record's version read. KEYS[1] the monitor's hash; ARGV: the version read, the new
- * record (JSON), paused (0|1), 1 when a webhook starts (it receives the events made from now on).
- * Returns 1 written, 0 gone, -1 changed since read (read again).
+ * version, the new record (JSON), paused (0|1), 1 when a webhook starts (it receives the events made from
+ * now on). Returns 1 written, 0 gone, -1 changed since read (read again).
  */
 export const UPDATE_MONITOR = `
 local rv = redis.call('HGET', KEYS[1], 'rv')
 if not rv then return 0 end
 if rv ~= ARGV[1] then return -1 end
-redis.call('HSET', KEYS[1], 'rec', ARGV[2], 'paused', ARGV[3], 'rv', tonumber(rv) + 1)
-if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'deliveredSeq', redis.call('HGET', KEYS[1], 'eventSeq')) end
+redis.call('HSET', KEYS[1], 'rec', ARGV[3], 'paused', ARGV[4], 'rv', ARGV[2])
+if ARGV[5] == '1' then redis.call('HSET', KEYS[1], 'deliveredSeq', redis.call('HGET', KEYS[1], 'eventSeq')) end
 return 1
 `;
 

@@ -11,6 +11,7 @@
  * Every read on a request path is an index read (a sorted set by number, a hash by field): no scan of
  * Redis' keys, no list of every monitor read at once. Pruning walks the monitors a stretch per call.
  */
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../log.js';
 import { chargeOutcome } from '../allowance.js';
@@ -145,6 +146,8 @@ const UNLINK_BATCH = 500;
 /** Run-order entries one history page reads at most when it filters across pairs, and per round trip. */
 const HISTORY_SCAN = 20_000;
 const HISTORY_CHUNK = 1_000;
+/** Monitors' records this process keeps decoded, by their version (a run commits many outcomes of one monitor). */
+const CACHED_RECORDS = 64;
 /** Commits tried over a state that changed meanwhile before giving up (only instances racing on one item retry). */
 const MAX_TRIES = 20;
 
@@ -188,6 +191,9 @@ function numbered(id: string, first: number, events: readonly NewMonitorEvent[])
 
 const bit = (value: boolean) => (value ? '1' : '0');
 
+/** A record's version: opaque and never reused, so that a version cached is never another record's. */
+const newVersion = () => randomBytes(9).toString('base64url');
+
 export function createRedisMonitorStore(options: RedisMonitorStoreOptions): MonitorStore {
   return new RedisMonitorStore(options);
 }
@@ -198,6 +204,8 @@ class RedisMonitorStore implements MonitorStore {
   readonly #options: RedisMonitorStoreOptions;
   /** purges of deleted monitors under way in this process */
   readonly #purges = new Set<Promise<unknown>>();
+  /** decoded records by id, with the version they were read at (`rv`): read again once it changes */
+  readonly #records = new Map<string, { rv: string; record: MonitorRecord }>();
 
   constructor(options: RedisMonitorStoreOptions) {
     this.#options = options;
@@ -218,13 +226,30 @@ class RedisMonitorStore implements MonitorStore {
     }
   }
 
+  /** The record at version `rv` (read with the caller's other reads): decoded once per version. */
+  async #recordAt(id: string, rv: string | null): Promise<MonitorRecord | null> {
+    if (rv === null) return null;
+    const cached = this.#records.get(id);
+    if (cached?.rv === rv) return cached.record;
+    const [rec = null, rvNow = null] = await this.#run((c) => c.hmget(this.#keys.monitor(id), 'rec', 'rv'));
+    if (rec === null || rvNow === null) return null;
+    const record = JSON.parse(rec) as MonitorRecord;
+    if (this.#records.size >= CACHED_RECORDS) this.#records.delete(this.#records.keys().next().value!);
+    this.#records.set(id, { rv: rvNow, record });
+    return record;
+  }
+
+  async #record(id: string): Promise<MonitorRecord | null> {
+    return this.#recordAt(id, await this.#run((c) => c.hget(this.#keys.monitor(id), 'rv')));
+  }
+
   async create(monitor: MonitorRecord, limits: MonitorLimits): Promise<CreateResult> {
     const k = this.#keys;
     const pairs = monitor.targets.length * monitor.checks.length;
     const member = `${monitor.createdAt} ${monitor.id}`;
     const fields: Record<string, string | number> = {
       rec: JSON.stringify(monitor),
-      rv: 1,
+      rv: newVersion(),
       keyId: monitor.keyId,
       member,
       pairs,
@@ -265,6 +290,7 @@ class RedisMonitorStore implements MonitorStore {
         c.ndMonUpdate(
           this.#keys.monitor(id),
           rv,
+          newVersion(),
           JSON.stringify(updated),
           bit(updated.paused),
           bit(updated.notify !== null && monitor.notify === null),
@@ -354,11 +380,11 @@ class RedisMonitorStore implements MonitorStore {
   }
 
   async pendingItems(id: string, runId: string): Promise<{ targetIndex: number; check: string }[]> {
-    const [rec, last] = await this.#run((c) =>
-      Promise.all([c.hget(this.#keys.monitor(id), 'rec'), c.hgetall(this.#keys.last(id))]),
+    const [rv, last] = await this.#run((c) =>
+      Promise.all([c.hget(this.#keys.monitor(id), 'rv'), c.hgetall(this.#keys.last(id))]),
     );
-    if (rec === null) return [];
-    const monitor = JSON.parse(rec) as MonitorRecord;
+    const monitor = await this.#recordAt(id, rv);
+    if (monitor === null) return [];
     const pending: { targetIndex: number; check: string }[] = [];
     for (let targetIndex = 0; targetIndex < monitor.targets.length; targetIndex++)
       for (const check of monitor.checks)
@@ -371,11 +397,11 @@ class RedisMonitorStore implements MonitorStore {
     const field = pairField(input.targetIndex, input.check);
     const spec = WATCH_SPECS.get(input.check);
     for (let tries = 0; tries < MAX_TRIES; tries++) {
-      const [rec, stateText, last] = await this.#run((c) =>
-        Promise.all([c.hget(k.monitor(id), 'rec'), c.hget(k.states(id), field), c.hget(k.last(id), field)]),
+      const [rv, stateText, last] = await this.#run((c) =>
+        Promise.all([c.hget(k.monitor(id), 'rv'), c.hget(k.states(id), field), c.hget(k.last(id), field)]),
       );
-      if (rec === null) return { events: [], duplicate: false };
-      const monitor = JSON.parse(rec) as MonitorRecord;
+      const monitor = await this.#recordAt(id, rv);
+      if (monitor === null) return { events: [], duplicate: false };
       const target = monitor.targets[input.targetIndex];
       if (!spec || target === undefined || !monitor.checks.includes(input.check))
         return { events: [], duplicate: false };
@@ -437,9 +463,8 @@ class RedisMonitorStore implements MonitorStore {
     options: { targetIndex?: number; check?: string; limit: number; before?: string | null },
   ): Promise<Page<HistoryEntry>> {
     const k = this.#keys;
-    const rec = await this.#run((c) => c.hget(k.monitor(id), 'rec'));
-    if (rec === null) return { items: [], nextCursor: null };
-    const monitor = JSON.parse(rec) as MonitorRecord;
+    const monitor = await this.#record(id);
+    if (monitor === null) return { items: [], nextCursor: null };
     const before = options.before ? Number(options.before) : Number.POSITIVE_INFINITY;
     if (options.before && !Number.isSafeInteger(before)) return { items: [], nextCursor: null };
     const from = before === Number.POSITIVE_INFINITY ? '+inf' : `(${before}`;
