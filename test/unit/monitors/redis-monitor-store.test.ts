@@ -155,6 +155,32 @@ describe.skipIf(!redisServerPath)('the Redis monitors store', () => {
     });
   });
 
+  it('prunes a stretch of the monitors per call, and goes on from there at the next', async () => {
+    const store = await instance(newPrefix(), { keepEventsDays: 1 });
+    const at = (hours: number) => new Date(T0.getTime() + hours * HOUR);
+    const monitors = 250;
+    const ids = Array.from({ length: monitors }, (_, i) => `m${String(i).padStart(3, '0')}`);
+    for (const id of ids) {
+      await store.create(monitorRecord({ id }), { maxPerKey: monitors, maxPairsPerKey: 10 * monitors });
+      // a change at 12 h: one event each, past a day old at 37 h
+      for (const hours of [0, 12])
+        await store.recordOutcome(id, {
+          runId: `r${hours}`,
+          targetIndex: 0,
+          check: 'tls-rating',
+          at: at(hours),
+          outcome: ratingOf(hours / 12),
+        });
+    }
+    const first = await store.prune(at(37));
+    expect(first.events).toBeGreaterThan(0);
+    expect(first.events).toBeLessThan(monitors);
+    const second = await store.prune(at(37));
+    expect(first.events + second.events).toBe(monitors);
+    expect(await store.prune(at(37))).toEqual({ events: 0, purged: 0 });
+    for (const id of [ids[0]!, ids.at(-1)!]) expect((await store.events(id, { limit: 10 })).items).toEqual([]);
+  });
+
   describe('Redis away', () => {
     it("fails at once with the connection's 503, and works again when Redis is back", async () => {
       const store = await instance(newPrefix());
