@@ -1,7 +1,8 @@
 /**
  * The layers of src/, enforced in CI (`npm run layers`). Lower layers never import higher ones:
  *
- *   foundation      errors, config (and config/), log, validation, deadline, http-timeouts, project-files, net/  (imports nothing of src/ above it)
+ *   foundation      errors, config (and config/), log, validation, deadline, http-timeouts, project-files, net/,
+ *                   watch/ (the kit a check's watch spec is written with)  (imports nothing of src/ above it)
  *   probes/         network I/O, its result types, parsers and errors
  *   platform/       keys, auth, quota, redis, metrics, shared cache, admission
  *   loaders/        the per-request check context: the common upstream families, declared loaders, cross-request caches
@@ -11,7 +12,8 @@
  *   graphql/        what a check's declaration is written with: the Pothos builder, the request context, defineCheck,
  *                   the job fields
  *   checks/         one folder per check (rules, run, declaration, object types), shared code per family
- *   monitors/       watched fields, diffs, events, badges and the monitors' store: plain data, the foundation and embedded-db
+ *   monitors/       diffs, events, badges and the monitors' store over the checks' watch specs, given as data
+ *                   (graphql-server/watch-specs.ts): plain data, the foundation and embedded-db
  *   graphql-server/ the schema assembled from every declaration, yoga and its plugins
  *   rest/           the v1 shim over the GraphQL pipeline
  *   web/            pages and endpoints around the API (developer page, key issuance, health)
@@ -26,7 +28,7 @@
  *
  * There are no exceptions: a rule that needs one is a design question, not a configuration one.
  */
-const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/(config|net)/';
+const foundation = '^src/(errors|config|log|validation|deadline|http-timeouts|project-files)[.]ts$|^src/(config|net|watch)/';
 const top = '^src/(app|main|job-worker|create-services|http-server|client-errors)[.]ts$|^src/(cluster|warm-up|cli)/';
 const reportPure = '^src/web/report/(sections|findings|verdicts)[.]ts$';
 const browserCode = '^src/web/report/client/';

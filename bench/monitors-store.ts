@@ -19,6 +19,7 @@ import type { MonitorRecord } from '../src/monitors/store/records.js';
 import { createRedisMonitorStore } from '../src/monitors/store/redis-monitor-store.js';
 import { openEmbeddedDb } from '../src/platform/embedded-db.js';
 import { REDIS_MISSING_MESSAGE, redisServerPath, startRedisLab } from '../test/lab/redis.js';
+import { watchSpecs } from '../src/graphql-server/watch-specs.js';
 
 const MONITORS = 5;
 const TARGETS = 100;
@@ -67,7 +68,7 @@ interface Measured {
 }
 
 function openMeasured(kind: string, url: string | undefined): Measured {
-  const settings = { keepRuns: RUNS, keepEventsDays: 90 };
+  const settings = { keepRuns: RUNS, keepEventsDays: 90, specs: watchSpecs() };
   if (kind === 'redis') {
     const client = new Redis(url!);
     return {

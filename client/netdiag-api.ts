@@ -397,6 +397,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/security-txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * security-txt (3 credits)
+         * @description A site's security.txt (RFC 9116) at /.well-known/security.txt over https (over http when https has none, redirects followed), its fields (Contact, Expires, Encryption, Acknowledgments, Policy, Preferred-Languages, Canonical, Hiring, CSAF and others), whether it is signed, and findings (REST: security-txt). Every address asked is checked by the target guard; the file is read up to 32 KiB.
+         *
+         *     Costs 3 credits. GraphQL field: `securityTxt`.
+         */
+        get: operations["securityTxt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ssl-checker": {
         parameters: {
             query?: never;
@@ -670,7 +692,7 @@ export interface paths {
         };
         /**
          * website-health-check (3 credits)
-         * @description DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, a light TLS grade, HTTP security rating and CAA of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' questions (one fetch, one handshake). tlsRating in the same GraphQL operation shares the TLS part's handshakes. The TLS rating is a light grade (light: true: versions, each one's preferred suite, certificate and chain, HSTS, in a handful of handshakes, graded by the same rules), so that the check opens at most 10 connections to the site per credit; the full enumeration of suites and groups is tls-rating's. In one GraphQL operation with httpRating of the same site, the site is rated once. The details of tls-rating, http-rating and caa have those checks' fields. A part that fails is that check's error; a refused target is a 400.
+         * @description DNS, location, organization, ping, latency, HTTP, redirects, SSL/TLS, security headers, protocol, compression, web ports, a light TLS grade, HTTP security rating, CAA and security.txt of a site in one request, with a verdict (REST: website-health-check; a composite check: 30 s bound). The parts run concurrently and share the single checks' questions (one fetch, one handshake). tlsRating in the same GraphQL operation shares the TLS part's handshakes. The TLS rating is a light grade (light: true: versions, each one's preferred suite, certificate and chain, HSTS, in a handful of handshakes, graded by the same rules), so that the check opens at most 10 connections to the site per credit; the full enumeration of suites and groups is tls-rating's. In one GraphQL operation with httpRating of the same site, the site is rated once. The details of tls-rating, http-rating, caa and security-txt have those checks' fields. A part that fails is that check's error; a refused target is a 400.
          *
          *     Costs 3 credits. GraphQL field: `websiteHealthCheck`.
          */
@@ -1450,6 +1472,64 @@ export interface components {
             /** @description Reading stopped at http.maxBodyBytes before the head ended, so tags after that point were not seen. */
             bodyCapped: boolean;
         };
+        SecurityTxt: {
+            /** @description The name asked about (lower-case A-labels). */
+            domain: string;
+            /** @description A security.txt was served, over https or http. */
+            found: boolean;
+            /** @description The URL the file was read from, after redirects; null when none was found. */
+            url: string | null;
+            /** @description The status of the https answer at /.well-known/security.txt; null when https gave no answer. */
+            httpsStatus: number | null;
+            /** @description Why https gave no answer (no address, a refused address, a failed connection); null when it answered. */
+            httpsError: string | null;
+            /** @description The file's Content-Type as served; null when not found or sent without one. */
+            contentType: string | null;
+            /** @description The file is an OpenPGP cleartext signed message (RFC 4880 §7): its framing is read, the signature is not verified. */
+            signed: boolean;
+            /** @description Contact: where to report a vulnerability (URIs, in the order of preference). */
+            contact: string[];
+            /** @description Expires as published (an RFC 3339 date-time); null when absent or not a date-time. */
+            expires: string | null;
+            /** @description Expires as an ISO 8601 instant in UTC; null when absent or invalid. */
+            expiresAt: string | null;
+            /** @description Whole days from now until Expires (negative once passed); null without a valid Expires. */
+            expiresInDays: number | null;
+            /** @description Encryption: where the key to encrypt reports is. */
+            encryption: string[];
+            /** @description Acknowledgments: where researchers are thanked. */
+            acknowledgments: string[];
+            /** @description Policy: the disclosure policy. */
+            policy: string[];
+            /** @description Preferred-Languages: the language tags reports are best written in. */
+            preferredLanguages: string[];
+            /** @description Canonical: the URIs where the file is meant to be. */
+            canonical: string[];
+            /** @description Hiring: security jobs. */
+            hiring: string[];
+            /** @description CSAF: the provider metadata of the Common Security Advisory Framework (OASIS CSAF 2.0). */
+            csaf: string[];
+            otherFields: {
+                /** @description The field name as written. */
+                name: string;
+                value: string;
+            }[];
+            malformedLines: {
+                /** @description Its number in the file as served, from 1. */
+                line: number;
+                /** @description The line, at most 100 characters of it. */
+                text: string;
+                /** @description What is wrong with it. */
+                reason: string;
+            }[];
+            findings: {
+                code: string;
+                /** @description info, warning or critical. */
+                severity: string;
+                /** @description One sentence saying what was found. */
+                message: string;
+            }[];
+        };
         SslChecker: {
             domain: string;
             /** @description One of, the first that applies: "expired" (the leaf's notAfter is past, or the verified chain holds an expired certificate); "not-yet-valid" (the leaf's notBefore is in the future); "hostname-mismatch" (the certificate is not issued for the domain, RFC 6125 rules: wildcard in the left-most label only, CN only without DNS SANs); "untrusted" (the chain does not lead to a root of the service's trust store: self-signed, missing intermediate, unknown CA); "valid" (none of these). */
@@ -1609,6 +1689,20 @@ export interface components {
             dhBits: number | null;
             /** @description Null when no handshake completed. */
             certificate: {
+                /** @description The leaf's subject CN; null when it has none (CN is optional, RFC 6125). */
+                commonName: string | null;
+                /** @description DNS names and IP addresses of the leaf, without prefixes. */
+                subjectAlternativeNames: string[];
+                /** @description The leaf issuer's CN, or its O when it has no CN. */
+                issuer: string | null;
+                /** @description ISO 8601 UTC with milliseconds. */
+                validFrom: string;
+                /** @description ISO 8601 UTC with milliseconds. */
+                expiryDate: string;
+                /** @description Whole days until expiryDate, rounded down; negative once expired. */
+                daysRemaining: number;
+                /** @description SHA-256 of the leaf certificate (DER), upper-case hex pairs joined by ":"; a new certificate has a new one. */
+                fingerprint: string;
                 /** @description RSA, EC, Ed25519, … */
                 keyType: string;
                 keyBits: number;
@@ -2222,6 +2316,20 @@ export interface components {
                     dhBits: number | null;
                     /** @description Null when no handshake completed. */
                     certificate: {
+                        /** @description The leaf's subject CN; null when it has none (CN is optional, RFC 6125). */
+                        commonName: string | null;
+                        /** @description DNS names and IP addresses of the leaf, without prefixes. */
+                        subjectAlternativeNames: string[];
+                        /** @description The leaf issuer's CN, or its O when it has no CN. */
+                        issuer: string | null;
+                        /** @description ISO 8601 UTC with milliseconds. */
+                        validFrom: string;
+                        /** @description ISO 8601 UTC with milliseconds. */
+                        expiryDate: string;
+                        /** @description Whole days until expiryDate, rounded down; negative once expired. */
+                        daysRemaining: number;
+                        /** @description SHA-256 of the leaf certificate (DER), upper-case hex pairs joined by ":"; a new certificate has a new one. */
+                        fingerprint: string;
                         /** @description RSA, EC, Ed25519, … */
                         keyType: string;
                         keyBits: number;
@@ -2370,7 +2478,69 @@ export interface components {
                         /** @description One sentence saying what was found. */
                         message: string;
                     }[];
-                } | null);
+                } | null) | ({
+                    /** @description The name asked about (lower-case A-labels). */
+                    domain: string;
+                    /** @description A security.txt was served, over https or http. */
+                    found: boolean;
+                    /** @description The URL the file was read from, after redirects; null when none was found. */
+                    url: string | null;
+                    /** @description The status of the https answer at /.well-known/security.txt; null when https gave no answer. */
+                    httpsStatus: number | null;
+                    /** @description Why https gave no answer (no address, a refused address, a failed connection); null when it answered. */
+                    httpsError: string | null;
+                    /** @description The file's Content-Type as served; null when not found or sent without one. */
+                    contentType: string | null;
+                    /** @description The file is an OpenPGP cleartext signed message (RFC 4880 §7): its framing is read, the signature is not verified. */
+                    signed: boolean;
+                    /** @description Contact: where to report a vulnerability (URIs, in the order of preference). */
+                    contact: string[];
+                    /** @description Expires as published (an RFC 3339 date-time); null when absent or not a date-time. */
+                    expires: string | null;
+                    /** @description Expires as an ISO 8601 instant in UTC; null when absent or invalid. */
+                    expiresAt: string | null;
+                    /** @description Whole days from now until Expires (negative once passed); null without a valid Expires. */
+                    expiresInDays: number | null;
+                    /** @description Encryption: where the key to encrypt reports is. */
+                    encryption: string[];
+                    /** @description Acknowledgments: where researchers are thanked. */
+                    acknowledgments: string[];
+                    /** @description Policy: the disclosure policy. */
+                    policy: string[];
+                    /** @description Preferred-Languages: the language tags reports are best written in. */
+                    preferredLanguages: string[];
+                    /** @description Canonical: the URIs where the file is meant to be. */
+                    canonical: string[];
+                    /** @description Hiring: security jobs. */
+                    hiring: string[];
+                    /** @description CSAF: the provider metadata of the Common Security Advisory Framework (OASIS CSAF 2.0). */
+                    csaf: string[];
+                    otherFields: {
+                        /** @description The field name as written. */
+                        name: string;
+                        value: string;
+                    }[];
+                    malformedLines: {
+                        /** @description Its number in the file as served, from 1. */
+                        line: number;
+                        /** @description The line, at most 100 characters of it. */
+                        text: string;
+                        /** @description What is wrong with it. */
+                        reason: string;
+                    }[];
+                    findings: {
+                        code: string;
+                        /** @description info, warning or critical. */
+                        severity: string;
+                        /** @description One sentence saying what was found. */
+                        message: string;
+                    }[];
+                } | null) | {
+                    /** @description Always false: the part has no data of its check. */
+                    tested: boolean;
+                    /** @description could-not-run: the part could not run (the check's error). */
+                    reason: string;
+                };
             }[];
         };
         Error_caa: {
@@ -2567,6 +2737,17 @@ export interface components {
             meta: {
                 /** @constant */
                 tool: "open-graph-checker";
+                /** @constant */
+                version: "v1";
+            };
+        };
+        Error_security_txt: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool: "security-txt";
                 /** @constant */
                 version: "v1";
             };
@@ -4909,6 +5090,120 @@ export interface operations {
             };
         };
     };
+    securityTxt: {
+        parameters: {
+            query: {
+                /**
+                 * @description The host name whose security.txt is read.
+                 * @example good.sectxt.test
+                 */
+                domain: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check ran; findings are in data. */
+            200: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SecurityTxt"];
+                        meta: {
+                            /** @constant */
+                            tool: "security-txt";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description Missing, repeated or invalid parameter; target refused (private or internal address). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_security_txt"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_security_txt"];
+                };
+            };
+            /** @description Credit allowance exhausted (Retry-After says when enough credits are free), or the key already has its most requests in flight at once (the message says which). */
+            429: {
+                headers: {
+                    /** @description IETF draft: "daily";q=<credits>;w=<window seconds> */
+                    "RateLimit-Policy"?: string;
+                    /** @description IETF draft: "daily";r=<credits left>;t=<seconds until the next credit frees> */
+                    RateLimit?: string;
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_security_txt"];
+                };
+            };
+            /** @description A bug on our side; the message is generic. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_security_txt"];
+                };
+            };
+            /** @description The check could not be done: an upstream refused, failed or answered garbage. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_security_txt"];
+                };
+            };
+            /** @description The service is overloaded (Retry-After says when to try again) or cannot charge credits right now (shared ledger unavailable; fails closed). Nothing is charged. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_security_txt"];
+                };
+            };
+            /** @description The check ran out of time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_security_txt"];
+                };
+            };
+        };
+    };
     sslChecker: {
         parameters: {
             query: {
@@ -5140,7 +5435,7 @@ export interface operations {
     tlsRating: {
         parameters: {
             query: {
-                /** @example https://rated.lab.test:35199/ */
+                /** @example https://rated.lab.test:41773/ */
                 domain: string;
             };
             header?: never;

@@ -18,6 +18,7 @@ import { decidedBeforeUpstream } from '../errors.js';
 import type { CheckContext } from '../loaders/context.js';
 import { builder } from './builder.js';
 import type { RequestContext } from './context.js';
+import type { CompiledWatchSpec } from '../watch/watch-spec.js';
 
 /** The families checks are grouped in (the OpenAPI document's tags, in this order). */
 export const CHECK_FAMILIES = {
@@ -96,10 +97,13 @@ interface CheckDeclarationBase<A, P, R> {
   /** fields, as `Type.field`, the REST document leaves out, each with the reason REST does without it */
   readonly restLeavesOut?: Readonly<Record<string, string>>;
   /**
-   * What monitors compare between two runs (docs/contract/monitors.md "Events": a check's watched fields):
-   * a stable projection of the REST answer's `data`. Left to the monitors work.
+   * What monitors watch of the check (docs/contract/monitors.md "Events": a check's watched fields): the
+   * projection of the REST answer's `data` compared between two runs, which paths rank better or worse, what
+   * in it expires, and the state a person sees (src/watch/, the check's `watch.ts`). Every check a monitor
+   * may run has one (all but those answering about the caller: my-ip, what-is-my-ip); monitors receive the
+   * specs as data (src/graphql-server/watch-specs.ts).
    */
-  readonly watch?: (data: any) => Record<string, unknown>;
+  readonly watch?: CompiledWatchSpec;
 }
 
 /**

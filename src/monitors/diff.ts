@@ -1,5 +1,5 @@
 /**
- * The difference between two projections (./projection.ts): each changed path with both values, as the
+ * The difference between two projections (src/watch/projection.ts): each changed path with both values, as the
  * contract's `changes: [{ path, before, after }]` (docs/contract/monitors.md "Events"). Paths are stable:
  * fields joined by dots, set members by their identity in brackets (`mx[mail.example.com].starttls`).
  * A member or object present on one side only is compared leaf by leaf against nothing, so each of its
@@ -12,7 +12,7 @@ import {
   type Projection,
   type ProjectionObject,
   sameValue,
-} from './projection.js';
+} from '../watch/projection.js';
 
 export interface Change {
   /** the path as people and the contract read it */

@@ -10,9 +10,9 @@
 import { diffProjections } from './diff.js';
 import { describeTarget, describeValue, type MonitorTarget, type NewMonitorEvent } from './events.js';
 import { type ExpiriesAnnounced, expiryNotices } from './expiry.js';
-import { carryForward, type JsonObject, type Projection } from './projection.js';
+import { carryForward, type JsonObject, type Projection } from '../watch/projection.js';
 import { type Severity, severityOf, worse } from './severity.js';
-import type { AnswerStatus, CompiledWatchSpec } from './watched/watch-spec.js';
+import type { AnswerStatus, CompiledWatchSpec } from '../watch/watch-spec.js';
 
 /** The state of a target × check as GET /api/v1/monitors/{id} shows it (`pending` before its first run). */
 export type PairStatus = AnswerStatus | 'error' | 'pending';

@@ -3,7 +3,7 @@
  * severity, summary, changes }`. The pure functions make them without `id` and `monitorId`; the store
  * gives each its id when it commits them with their run (./store/monitor-store.ts).
  */
-import type { Leaf } from './projection.js';
+import type { Leaf } from '../watch/projection.js';
 import type { Severity } from './severity.js';
 
 export type MonitorEventKind = 'changed' | 'failing' | 'recovered' | 'expiring' | 'paused' | 'resumed';

@@ -5,7 +5,7 @@
  * the end) make one event, for the nearest.
  */
 import type { Severity } from './severity.js';
-import type { Expiry } from './watched/watch-spec.js';
+import type { Expiry } from '../watch/watch-spec.js';
 
 /** What was announced for one subject: the expiry date, and the thresholds (days) already crossed. */
 export interface ExpiryAnnounced {

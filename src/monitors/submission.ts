@@ -14,7 +14,6 @@ import { checkParameterText, MAX_PARAMETER_LENGTH, parseUrl } from '../validatio
 import { parseDuration } from './duration.js';
 import type { MonitorTarget } from './events.js';
 import type { MonitorPatch } from './store/records.js';
-import { PRESETS, WATCH_SPECS } from './watched/index.js';
 
 export interface SubmissionRules {
   /** monitors.minInterval, in milliseconds */
@@ -26,7 +25,16 @@ export interface SubmissionRules {
    * would answer in its 400; null when it is. Phase 2 passes the REST route's parameter reading and parse.
    */
   validateTarget(check: string, target: MonitorTarget, params: Readonly<Record<string, string>>): string | null;
+  /** the tools a monitor may run: those with a watch spec (src/graphql-server/watch-specs.ts) */
+  readonly tools: { has(tool: string): boolean };
 }
+
+/** The contract's presets: a name in `checks` that stands for these tools, in this order. */
+export const PRESETS: Readonly<Record<string, readonly string[]>> = {
+  web: ['website-health-check', 'tls-rating', 'http-rating', 'dnssec-chain', 'whois'],
+  mail: ['mailhealth-check', 'dnssec-chain', 'whois'],
+  tls: ['tls-rating'],
+};
 
 export interface MonitorSubmission {
   readonly name: string;
@@ -74,7 +82,7 @@ function quote(text: string): string {
 export async function readMonitorSubmission(body: unknown, rules: SubmissionRules): Promise<MonitorSubmission> {
   const fields = objectOf(body, 'the body', '{ "name": "...", "checks": [...], "targets": [...], "every": "15m" }');
   unknownField(fields, SUBMISSION_FIELDS, 'a monitor takes');
-  const checks = readChecks(fields.checks);
+  const checks = readChecks(fields.checks, rules.tools);
   const targets = readTargets(fields.targets, rules.maxTargets);
   const params = readParameters(fields.params, 'params');
   const every = readEvery(fields.every, rules.minIntervalMs);
@@ -149,13 +157,13 @@ function text(where: string, value: string): string {
   }
 }
 
-function readChecks(value: unknown): string[] {
+function readChecks(value: unknown, known: SubmissionRules['tools']): string[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_CHECK_ENTRIES)
     fail(`checks: a list of 1 to ${MAX_CHECK_ENTRIES} tool names or presets (${Object.keys(PRESETS).join(', ')})`);
   const checks: string[] = [];
   for (const [index, entry] of value.entries()) {
     if (typeof entry !== 'string') fail(`checks[${index}]: a tool name or a preset`);
-    const tools = Object.hasOwn(PRESETS, entry) ? PRESETS[entry]! : WATCH_SPECS.has(entry) ? [entry] : null;
+    const tools = Object.hasOwn(PRESETS, entry) ? PRESETS[entry]! : known.has(entry) ? [entry] : null;
     if (tools === null)
       fail(
         ABOUT_THE_CALLER.has(entry)

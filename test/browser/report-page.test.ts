@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)('the report page in chromium', { timeout: 90_000 }
     expect(page.url()).toBe(`${plain.served.origin}/report?domain=${lab.domain}&view=all`);
     expect(await page.evaluate(() => sessionStorage.getItem('netdiag-api-key'))).toBe(TEST_KEY);
 
-    for (const id of ['tls', 'observatory', 'website', 'dnssec', 'mail', 'registration']) {
+    for (const id of ['tls', 'observatory', 'caa', 'security-txt', 'website', 'dnssec', 'mail', 'registration']) {
       expect(await page.locator(`section#${id}`).getAttribute('data-state'), id).toBe('done');
       expect(await page.locator(`section#${id} details.raw`).count(), id).toBeGreaterThan(0);
     }
@@ -111,6 +111,10 @@ describe.skipIf(!hasChromium)('the report page in chromium', { timeout: 90_000 }
     expect(await verdict('mail')).toBe(mail.verdict.status);
     expect(await text(page, '#mail .lead')).toContain(mail.verdict.headline);
     expect(await verdict('website')).toBe(website.verdict.status);
+    // the website's CAA and security.txt, each in a section of its own
+    const part = (id: string) => website.checks.find((c: { id: string }) => c.id === id);
+    expect(await verdict('caa')).toBe(part('caa').status);
+    expect(await text(page, '#security-txt .lead')).toContain(part('security-txt').summary);
     expect(await verdict('registration')).toBe(whois.expiryDate.slice(0, 10));
     expect(await text(page, '#registration .facts')).toContain(whois.registrar);
     // the mail route: the MX host with its STARTTLS state

@@ -17,7 +17,7 @@ import type { Logger } from '../../log.js';
 import { chargeOutcome } from '../allowance.js';
 import { evaluateRun, type PairState } from '../evaluate.js';
 import type { MonitorEvent, NewMonitorEvent } from '../events.js';
-import { WATCH_SPECS } from '../watched/index.js';
+import type { CompiledWatchSpec } from '../../watch/watch-spec.js';
 import type {
   BeginRun,
   CreateResult,
@@ -70,6 +70,8 @@ export interface RedisMonitorStoreOptions {
   readonly keepRuns: number;
   /** monitors.keepEventsDays */
   readonly keepEventsDays: number;
+  /** the watch spec of each tool (src/graphql-server/watch-specs.ts): monitors receive them as data */
+  readonly specs: ReadonlyMap<string, CompiledWatchSpec>;
   /** where a failed purge of a deleted monitor is reported (it is tried again by `prune`) */
   readonly logger?: Logger;
 }
@@ -395,7 +397,7 @@ class RedisMonitorStore implements MonitorStore {
   async recordOutcome(id: string, input: OutcomeInput): Promise<{ events: MonitorEvent[]; duplicate: boolean }> {
     const k = this.#keys;
     const field = pairField(input.targetIndex, input.check);
-    const spec = WATCH_SPECS.get(input.check);
+    const spec = this.#options.specs.get(input.check);
     for (let tries = 0; tries < MAX_TRIES; tries++) {
       const [rv, stateText, last] = await this.#run((c) =>
         Promise.all([c.hget(k.monitor(id), 'rv'), c.hget(k.states(id), field), c.hget(k.last(id), field)]),

@@ -31,6 +31,11 @@ export interface ReportSection {
   readonly part: string;
   /** one line under the title: what the section shows */
   readonly about: string;
+  /**
+   * a check of the website health check that the section shows alone (its id in the answer's `checks`): its
+   * status, its summary and its own findings; the Website section lists it among the others too
+   */
+  readonly check?: string;
 }
 
 export const REPORT_PARTS: readonly ReportPart[] = [
@@ -52,6 +57,20 @@ export const REPORT_SECTIONS: readonly ReportSection[] = [
     title: 'HTTP security',
     part: 'website',
     about: "The MDN HTTP Observatory's grade and its ten tests.",
+  },
+  {
+    id: 'caa',
+    title: 'CAA',
+    part: 'website',
+    check: 'caa',
+    about: 'Which certificate authorities may issue certificates for the name (RFC 8659).',
+  },
+  {
+    id: 'security-txt',
+    title: 'security.txt',
+    part: 'website',
+    check: 'security-txt',
+    about: 'How to report a vulnerability in the site, as its security.txt says (RFC 9116).',
   },
   {
     id: 'website',

@@ -4,7 +4,8 @@
  * read from the parts' answers (./sections.ts), and the order of the grades that `--min-grade` compares.
  * Pure: the report page's script and the `netdiag` command both use it.
  */
-import { REGISTRATION_WARNING_DAYS, type Severity } from './findings.js';
+import { REGISTRATION_WARNING_DAYS, severityOfStatus, type Severity } from './findings.js';
+import { REPORT_SECTIONS } from './sections.js';
 
 export interface Verdict {
   /** the section it sums up (its link target on the page) */
@@ -154,6 +155,21 @@ export function registrationVerdict(whois: Data): Verdict {
   };
 }
 
+/** The status of one check of a composite answer, for a section that shows it alone (sections.ts `check`). */
+export function checkVerdict(section: string, title: string, data: Data, id: string): Verdict {
+  const checks = Array.isArray(data.checks) ? data.checks.filter(isObject) : [];
+  const check = checks.find((c) => c.id === id);
+  if (!check) return { section, title, value: '–', detail: 'not checked', severity: 'warning' };
+  const status = text(check.status);
+  return {
+    section,
+    title,
+    value: status,
+    detail: text(check.error) || text(check.summary),
+    severity: severityOfStatus(status),
+  };
+}
+
 /** The verdicts one part's answer gives, in the order the page shows them. */
 export function verdictsOf(part: string, data: unknown): Verdict[] {
   if (!isObject(data)) return [];
@@ -162,6 +178,9 @@ export function verdictsOf(part: string, data: unknown): Verdict[] {
       return [
         tlsVerdict(websitePart(data, 'tls-rating', 'tlsRating')),
         observatoryVerdict(websitePart(data, 'http-rating', 'httpRating')),
+        ...REPORT_SECTIONS.filter((s) => s.part === 'website' && s.check).map((s) =>
+          checkVerdict(s.id, s.title, data, s.check!),
+        ),
         compositeVerdict('website', 'Website', data),
       ];
     case 'dnssec':

@@ -19,6 +19,7 @@ import { costOf } from '../../../src/graphql/pricing.js';
 import { buildConfig } from '../../../src/config.js';
 import { schema } from '../../../src/graphql-server/schema.js';
 import { restRoutes } from '../../../src/rest/routes.js';
+import { watchSpecs } from '../../../src/graphql-server/watch-specs.js';
 
 describe('check declarations', () => {
   it('give every check its REST route, whose document selects the check field', () => {
@@ -72,6 +73,21 @@ describe('check declarations', () => {
       const file = new URL(`../../../src/checks/${familySlug(check.family)}/${check.tool}/check.ts`, import.meta.url);
       expect(existsSync(file), `${check.tool} in src/checks/${familySlug(check.family)}/${check.tool}/`).toBe(true);
     }
+  });
+
+  it('declare the watch spec of every tool a monitor may run (all but my-ip and what-is-my-ip), which watchSpecs() hands out', () => {
+    const aboutTheCaller = ['my-ip', 'what-is-my-ip'];
+    for (const check of allChecks()) {
+      if (aboutTheCaller.includes(check.tool)) expect(check.watch, check.tool).toBeUndefined();
+      else expect(check.watch?.tool, check.tool).toBe(check.tool);
+    }
+    expect([...watchSpecs().keys()].sort()).toEqual(
+      allChecks()
+        .map((c) => c.tool)
+        .filter((tool) => !aboutTheCaller.includes(tool))
+        .sort(),
+    );
+    expect(watchSpecs().get('caa')).toBe(checkOfField('caa')!.watch);
   });
 
   it('give the default price, which quota.costs overrides; a check without one costs quota.costs.default', () => {

@@ -10,11 +10,12 @@ import { describe } from 'vitest';
 import { EmbeddedMonitorStore } from '../../../src/monitors/store/embedded-monitor-store.js';
 import { openEmbeddedDb } from '../../../src/platform/embedded-db.js';
 import { describeMonitorStoreContract } from './monitor-store-contract.js';
+import { watchSpecs } from '../../../src/graphql-server/watch-specs.js';
 
 describe('the embedded monitors store', () => {
   describeMonitorStoreContract(async (options = {}) => {
     const dir = mkdtempSync(join(tmpdir(), 'nd-mon-'));
-    const settings = { keepRuns: 100, keepEventsDays: 90, ...options };
+    const settings = { keepRuns: 100, keepEventsDays: 90, specs: watchSpecs(), ...options };
     const openIn = () => new EmbeddedMonitorStore(openEmbeddedDb(dir), settings);
     return { store: openIn(), reopen: async () => openIn(), writerArgs: ['embedded', dir] };
   });

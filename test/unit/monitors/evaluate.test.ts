@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { chargeOutcome } from '../../../src/monitors/allowance.js';
 import { evaluateRun, type PairState, type RunOutcome } from '../../../src/monitors/evaluate.js';
 import { thresholdsOf } from '../../../src/monitors/expiry.js';
-import { WATCH_SPECS } from '../../../src/monitors/watched/index.js';
+import { watchSpecs } from '../../../src/graphql-server/watch-specs.js';
+
+const WATCH_SPECS = watchSpecs();
 import { example, noisy } from './examples.js';
 
 const DAY = 86_400_000;

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { JsonObject } from '../../../src/monitors/projection.js';
+import type { JsonObject } from '../../../src/watch/projection.js';
 
 const recorded = JSON.parse(
   readFileSync(resolve(import.meta.dirname, '../../../data/openapi-examples.json'), 'utf8'),
@@ -60,10 +60,10 @@ const NOISE_TEXTS = new Set([
 ]);
 
 /**
- * Paths of arrays whose order means something (a redirect chain, a certificate chain as served): every
- * other array is a set in an answer, and is reversed here.
+ * Paths of arrays whose order means something (a redirect chain, a certificate chain as served, the contacts
+ * of a security.txt by preference, RFC 9116 §2.5.3): every other array is a set in an answer, and is reversed here.
  */
-const ORDERED = new Set(['redirectChain', 'chain', 'hops']);
+const ORDERED = new Set(['redirectChain', 'chain', 'hops', 'contact']);
 
 /** The same answer as another run would give it: other timings and texts, sets in another order. */
 export function noisy(value: any, key = ''): any {

@@ -14,11 +14,12 @@ import { connectRedis, type RedisConnection } from '../../../src/platform/redis.
 import { REDIS_MISSING_MESSAGE, redisServerPath, startRedisLab, type RedisLab } from '../../lab/redis.js';
 import { describeMonitorStoreContract, LIMITS } from './monitor-store-contract.js';
 import { HOUR, monitorRecord, ratingOf, T0 } from './store-fixture.js';
+import { watchSpecs } from '../../../src/graphql-server/watch-specs.js';
 
 if (!redisServerPath) console.warn(REDIS_MISSING_MESSAGE);
 
 const quiet: Logger = { info() {}, warn() {}, error() {} };
-const SETTINGS = { keepRuns: 100, keepEventsDays: 90 };
+const SETTINGS = { keepRuns: 100, keepEventsDays: 90, specs: watchSpecs() };
 /** store objects racing: more than two, so that a race is likely to interleave */
 const INSTANCES = 4;
 

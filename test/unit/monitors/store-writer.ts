@@ -9,8 +9,9 @@ import { EmbeddedMonitorStore } from '../../../src/monitors/store/embedded-monit
 import { createRedisMonitorStore } from '../../../src/monitors/store/redis-monitor-store.js';
 import { openEmbeddedDb } from '../../../src/platform/embedded-db.js';
 import { commitRun, RUNS } from './store-fixture.js';
+import { watchSpecs } from '../../../src/graphql-server/watch-specs.js';
 
-const SETTINGS = { keepRuns: 100, keepEventsDays: 90 };
+const SETTINGS = { keepRuns: 100, keepEventsDays: 90, specs: watchSpecs() };
 
 function openStore(args: string[]): { store: MonitorStore; monitorId: string } {
   const [kind, ...rest] = args;

@@ -11,6 +11,7 @@ import {
   readMonitorSubmission,
   type SubmissionRules,
 } from '../../../src/monitors/submission.js';
+import { watchSpecs } from '../../../src/graphql-server/watch-specs.js';
 
 /** A stand-in for the REST routes' parsers: a target naming "bad" is refused, and every call is recorded. */
 function rules(overrides: Partial<SubmissionRules> = {}) {
@@ -20,6 +21,7 @@ function rules(overrides: Partial<SubmissionRules> = {}) {
     rules: {
       minIntervalMs: 15 * 60_000,
       maxTargets: 1000,
+      tools: watchSpecs(),
       validateTarget(check: string, target: MonitorTarget) {
         calls.push([check, target]);
         const text = typeof target === 'string' ? target : Object.values(target).join(' ');

@@ -1,5 +1,5 @@
 /**
- * The watch specs (src/monitors/watched/): every tool a monitor may run has one; over the recorded example
+ * The watch specs (each check's `watch`, src/graphql-server/watch-specs.ts): every tool a monitor may run has one; over the recorded example
  * answers, timings, TTLs and the order of sets never make a change, and every watched field the contract
  * lists (docs/contract/monitors.md "Events") does, at a stable path and with the contract's severity.
  */
@@ -7,9 +7,11 @@ import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffProjections } from '../../../src/monitors/diff.js';
-import { carryForward, type Projection } from '../../../src/monitors/projection.js';
+import { carryForward, type Projection } from '../../../src/watch/projection.js';
 import { severityOf } from '../../../src/monitors/severity.js';
-import { WATCH_SPECS } from '../../../src/monitors/watched/index.js';
+import { watchSpecs } from '../../../src/graphql-server/watch-specs.js';
+
+const WATCH_SPECS = watchSpecs();
 import { EXAMPLE_TOOLS, example, noisy } from './examples.js';
 
 const NOT_FOR_MONITORS = ['my-ip', 'what-is-my-ip'];
@@ -285,6 +287,24 @@ const WATCHED: [string, string, (d: any) => void, string, string][] = [
   ['asn-lookup', 'another AS', (d) => (d.asn = 'AS64500'), 'asn', 'info'],
   ['abuse-contact-lookup', 'another address', (d) => (d.email = 'abuse@other.test'), 'email', 'info'],
   ['dnssec-test', 'bogus', (d) => (d.status = 'bogus'), 'status', 'critical'],
+  // caa and security-txt: declared with their checks
+  ['caa', 'another CA allowed', (d) => d.mayIssue.issuers.push('pki.goog'), 'mayIssue', 'info'],
+  [
+    'caa',
+    'a critical finding',
+    (d) => d.findings.push({ code: 'unknown-critical', severity: 'critical', message: 'x' }),
+    'findings[unknown-critical]',
+    'critical',
+  ],
+  ['security-txt', 'another first contact', (d) => d.contact.reverse(), 'contact', 'info'],
+  ['security-txt', 'the file gone', (d) => (d.found = false), 'found', 'warning'],
+  [
+    'security-txt',
+    'the file expired',
+    (d) => d.findings.push({ code: 'expired', severity: 'critical', message: 'x' }),
+    'findings[expired]',
+    'critical',
+  ],
 ];
 
 describe('watched fields', () => {
@@ -383,5 +403,25 @@ describe('what a run does not learn', () => {
     partial.cipherSuites = partial.cipherSuites.slice(0, 1);
     partial.groups = [];
     expect(diffProjections(first, projectionOf('tls-rating', partial, first))).toEqual([]);
+  });
+
+  it("tls-rating: the answer's certificate carries its fingerprint, issuer and end, so a new certificate changes and its end is an expiry", () => {
+    const data = example('tls-rating');
+    const { certificate } = projectionOf('tls-rating', data) as { certificate: Record<string, unknown> };
+    expect(certificate.fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    expect(certificate.issuer).toEqual(expect.any(String));
+    expect(certificate.expiryDate).toBe(data.certificate.expiryDate);
+    expect(WATCH_SPECS.get('tls-rating')!.expiries!(data)).toEqual([
+      {
+        subject: 'certificate',
+        kind: 'certificate',
+        description: `the certificate of ${data.host}:${data.port}`,
+        expiresAt: data.certificate.expiryDate,
+      },
+    ]);
+    // the days remaining change every day: not watched
+    const later = example('tls-rating');
+    later.certificate.daysRemaining -= 1;
+    expect(diffProjections(projectionOf('tls-rating', data), projectionOf('tls-rating', later))).toEqual([]);
   });
 });

@@ -5,10 +5,12 @@ import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { MailHealthCheckRef } from './types.js';
 import { mailParts } from './parts.js';
+import { mailhealthWatch } from './watch.js';
 
 defineCheck({
   field: 'mailhealthCheck',
   tool: 'mailhealth-check',
+  watch: mailhealthWatch,
   family: 'Composite',
   composite: true,
   type: MailHealthCheckRef,

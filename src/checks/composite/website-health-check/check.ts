@@ -5,6 +5,7 @@ import { defineCheck } from '../../../graphql/check-declaration.js';
 import { WebsiteHealthCheckRef } from './types.js';
 import { websiteParts } from './parts.js';
 import { listInProse } from '../shared/verdict.js';
+import { websiteHealthWatch } from './watch.js';
 
 /** The composite's own parts, in words (its joined parts add their labels). */
 const OWN_PARTS = [
@@ -25,6 +26,7 @@ const OWN_PARTS = [
 defineCheck({
   field: 'websiteHealthCheck',
   tool: 'website-health-check',
+  watch: websiteHealthWatch,
   family: 'Composite',
   composite: true,
   type: WebsiteHealthCheckRef,

@@ -23,6 +23,20 @@ export const WEBSITE_CHECK_IDS = [
 ] as const;
 export type WebsiteCheckId = (typeof WEBSITE_CHECK_IDS)[number];
 
+/**
+ * A joined part's details when it has no data of its check (it could not run: the check's `error` says why):
+ * an object all the same (docs/contract/api-v1.md "Result objects (`data`) by endpoint": `details` is an
+ * object), as mailhealth-check's PartNotTested.
+ */
+export interface WebsitePartNotTested {
+  tested: false;
+  reason: 'could-not-run';
+}
+
+export function isWebsitePartNotTested(details: unknown): details is WebsitePartNotTested {
+  return typeof details === 'object' && details !== null && (details as Partial<WebsitePartNotTested>).tested === false;
+}
+
 export const WEBSITE_CHECK_LABELS: Readonly<Record<WebsiteCheckId, string>> = {
   dns: 'DNS',
   location: 'Location',

@@ -51,6 +51,7 @@ import {
   type WebPorts,
   type WebsiteCheckId,
   type WebsiteDetailsById,
+  type WebsitePartNotTested,
 } from './details.js';
 import {
   compressionFinding,
@@ -99,8 +100,8 @@ export interface WebsiteCheck<K extends WebsiteCheckId = WebsiteCheckId> {
   summary: string;
   /** why the check could not run (status `error`); null otherwise */
   error: string | null;
-  /** an own check's details, or a joined part's: its check's data under its field */
-  details: WebsiteDetailsById[K] | Record<string, unknown>;
+  /** an own check's details, or a joined part's: its check's data under its field, or WebsitePartNotTested */
+  details: WebsiteDetailsById[K] | Record<string, unknown> | WebsitePartNotTested;
 }
 
 export interface WebsiteHealthResult {
@@ -316,12 +317,13 @@ async function portsPart(
 
 /**
  * A joined part's check: its finding on its check's data, or — when it fails with one of the service's
- * errors or outlives the bound — `error` with the reason and its data field null.
+ * errors or outlives the bound — `error` with the reason and WebsitePartNotTested details.
  */
 async function settleJoined(part: JoinedPart<WebsitePartSpec>, site: WebsiteSite): Promise<WebsiteCheck> {
   const { id, label } = part.spec;
+  const notTested: WebsitePartNotTested = { tested: false, reason: 'could-not-run' };
   const finding = await settleWithin<Finding<unknown>>(site.bound, part.spec.run(site), (e) =>
-    couldNotRun(e.message, null, 'check that the site is reachable from the internet'),
+    couldNotRun(e.message, notTested, 'check that the site is reachable from the internet'),
   );
   return {
     id,
@@ -329,7 +331,7 @@ async function settleJoined(part: JoinedPart<WebsitePartSpec>, site: WebsiteSite
     status: finding.status,
     summary: finding.summary,
     error: finding.error ?? null,
-    details: { [part.field]: finding.details },
+    details: finding.details === notTested ? notTested : { [part.field]: finding.details },
   };
 }
 

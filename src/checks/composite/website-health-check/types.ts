@@ -39,7 +39,7 @@ import { checkDetailsUnion, tagDetails } from '../shared/check-details.js';
 import { whenAllDeclared } from '../../../graphql/check-declaration.js';
 import { listInProse } from '../shared/verdict.js';
 import { websiteParts } from './parts.js';
-import { WEBSITE_CHECK_IDS } from './details.js';
+import { isWebsitePartNotTested, WEBSITE_CHECK_IDS, type WebsitePartNotTested } from './details.js';
 
 /* ------------------------------------------------------------ website-health-check details */
 
@@ -259,6 +259,15 @@ export const DETAILS_TYPE_OF = {
 
 export const WebsiteCheckRef = builder.objectRef<WebsiteCheck>('WebsiteCheck');
 
+export const WebsitePartNotTestedRef = builder.objectRef<WebsitePartNotTested>('WebsitePartNotTested').implement({
+  description:
+    "The details of a part that is a single check (tls-rating, http-rating, …) when it has no data of that check: it could not run (the check's error says why).",
+  fields: (t) => ({
+    tested: t.exposeBoolean('tested', { description: 'Always false: the part has no data of its check.' }),
+    reason: t.exposeString('reason', { description: "could-not-run: the part could not run (the check's error)." }),
+  }),
+});
+
 // The union and the check's description name every part: they are made once every check has joined.
 whenAllDeclared(() => {
   const parts = websiteParts.joined;
@@ -266,9 +275,10 @@ whenAllDeclared(() => {
   const held = parts.map((p) => `${p.details.name}.${p.field}`);
   const details = checkDetailsUnion(
     'WebsiteCheckDetails',
-    `A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …; the parts that are single checks hold that check's data under its name, ${listInProse(held)}, which REST answers as the details themselves). A check that could not run has every field null.`,
+    `A website check's details: the type follows the check's id (WebsiteDnsDetails for dns, …; the parts that are single checks hold that check's data under its name, ${listInProse(held)}, which REST answers as the details themselves). A check that could not run has every field null; a part that is a single check and could not run has WebsitePartNotTested details.`,
     DETAILS_TYPE_OF,
     websiteParts,
+    [{ type: WebsitePartNotTestedRef, is: isWebsitePartNotTested }],
   );
   WebsiteCheckRef.implement({
     description: `One check of website-health-check. id: ${ids.slice(0, -1).join(', ')} or ${ids.at(-1)} (in this order); each details type states its rule.`,

@@ -450,7 +450,8 @@ describe('a healthy site', () => {
     const expectedConnections = 3 + handshakes + 1 + 3 + (requests.length - pageRequests(requests));
     await vi.waitFor(() => expect(site.connectionCount() - before.site).toBeGreaterThanOrEqual(expectedConnections));
     expect(site.connectionCount() - before.site).toBe(expectedConnections);
-    expect(siteHttp.connectionCount() - before.http).toBe(2);
+    // and security-txt's http attempt: the site serves no security.txt over https
+    expect(siteHttp.connectionCount() - before.http).toBe(3);
     // issue 31 finding 4: at most 10 connections to the target per credit
     expect(expectedConnections + 2).toBeLessThanOrEqual(10 * 3);
     expect(ipData.lookups).toEqual(['127.0.0.1']);
@@ -524,7 +525,8 @@ describe('a healthy site', () => {
     const expectedConnections = 3 + data.tlsRating.handshakes + 1 + 3 + (requests.length - pageRequests(requests));
     await vi.waitFor(() => expect(site.connectionCount() - before.site).toBeGreaterThanOrEqual(expectedConnections));
     expect(site.connectionCount() - before.site).toBe(expectedConnections);
-    expect(siteHttp.connectionCount() - before.http).toBe(2);
+    // and security-txt's http attempt: the site serves no security.txt over https
+    expect(siteHttp.connectionCount() - before.http).toBe(3);
     expect(ping.runs()).toBe(1);
   });
 
@@ -729,15 +731,22 @@ describe('a poor site', () => {
     const c = byId(data.checks);
     expect(c.http!).toMatchObject({ status: 'error', error: expect.stringMatching(/refused/) });
     expect(c.ports!.status).toBe('critical');
-    expect(c['tls-rating']!).toMatchObject({ status: 'error', error: expect.stringMatching(/ECONNREFUSED/) });
-    // Only http-rating reaches the http port, as the single check does (its http:// session, and the CORS
-    // preflight of what answered): the page checks are not fetched over http://.
+    // a part that could not run still answers an object as its details (api-v1.md: details is an object)
+    expect(c['tls-rating']!).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/ECONNREFUSED/),
+      details: { tested: false, reason: 'could-not-run' },
+    });
+    expect(data.checks.filter((check: { details: unknown }) => check.details === null)).toEqual([]);
+    // Only http-rating (and security-txt's own file) reach the http port, as the single checks do (its
+    // http:// session, and the CORS preflight of what answered): the page checks are not fetched over http://.
     expect(c['http-rating']!).toMatchObject({
       status: 'critical',
       details: { url: `http://${PLAIN}:${plainOnly.port}/`, httpsError: expect.stringMatching(/refused/) },
     });
+    // security-txt asks its own file over http when https gives none (to tell http-only from missing)
     const requests = plainOnly.requests.slice(before).map((r) => `${r.method} ${r.path}`);
-    expect(requests.sort()).toEqual(['GET /', 'OPTIONS /']);
+    expect(requests.sort()).toEqual(['GET /', 'GET /.well-known/security.txt', 'OPTIONS /']);
   });
 });
 
@@ -770,8 +779,11 @@ describe('parts that fail', () => {
     });
     expect(openApiMismatches('website-health-check', 200, body)).toEqual([]);
     const c = byId(checks);
-    // http-rating's https session hangs too, until http.timeoutMs: its part is error, details null
-    expect(c['http-rating']!).toMatchObject({ details: null, error: expect.stringMatching(/within/) });
+    // http-rating's https session hangs too, until http.timeoutMs: its part is error, details not tested
+    expect(c['http-rating']!).toMatchObject({
+      details: { tested: false, reason: 'could-not-run' },
+      error: expect.stringMatching(/within/),
+    });
     expect(c.location!).toMatchObject({
       error: 'no answer from ipinfo.io:443 within 1000 ms',
       summary: expect.stringMatching(

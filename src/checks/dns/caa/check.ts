@@ -10,6 +10,9 @@ import { listInProse, type HealthCheckStatus } from '../../composite/shared/verd
 import { websiteParts } from '../../composite/website-health-check/parts.js';
 import type { CaaAuthorization, CaaFinding, CaaIssuer, CaaParameter, CaaProperty, CaaResult } from './rules.js';
 import { runCaa } from './run.js';
+import { findingSet, findingSeverity, findingsStatus } from '../../../watch/common.js';
+import { arr, obj, sortedSet, str } from '../../../watch/projection.js';
+import { defineWatch } from '../../../watch/watch-spec.js';
 
 const CaaPropertyRef = builder.objectRef<CaaProperty>('CaaProperty').implement({
   description: 'One CAA record of the relevant set, as published (RFC 8659 §4.1).',
@@ -149,6 +152,33 @@ defineCheck({
   rest: { domain: 'required' },
   parse: (args: { domain: string }) => parseHostname('domain', args.domain),
   run: runCaa,
+  // monitors: who may issue, where reports go, and each finding by code (docs/contract/monitors.md "Events")
+  watch: defineWatch({
+    tool: 'caa',
+    project: (data) => ({
+      foundAt: str(data.foundAt),
+      mayIssue: sortedSet(arr(obj(data.mayIssue).issuers)),
+      mayIssueWildcard: sortedSet(arr(obj(data.mayIssueWildcard).issuers)),
+      restricted: obj(data.mayIssue).restricted === true,
+      iodef: sortedSet(arr(data.iodef)),
+      findings: findingSet(data.findings),
+    }),
+    ranked: [{ pattern: 'findings[*]', ranking: findingSeverity }],
+    assess: (data) => {
+      const issuers = arr(obj(data.mayIssue).issuers).map((i) => str(i) ?? '');
+      const domain = str(data.domain) ?? 'the name';
+      return {
+        status: findingsStatus(data.findings),
+        grade: null,
+        summary:
+          obj(data.mayIssue).restricted !== true
+            ? `Any CA may issue certificates for ${domain}.`
+            : issuers.length === 0
+              ? `No CA may issue certificates for ${domain}.`
+              : `Only ${issuers.join(', ')} may issue certificates for ${domain}.`,
+      };
+    },
+  }),
   partOf: [
     websiteParts.part({
       id: 'caa',

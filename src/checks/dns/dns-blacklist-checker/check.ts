@@ -2,10 +2,12 @@
 import { parseDnsblHost, runDnsblCheck } from './run.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { DnsblCheck } from './types.js';
+import { dnsBlacklistWatch } from './watch.js';
 
 defineCheck({
   field: 'dnsBlacklistChecker',
   tool: 'dns-blacklist-checker',
+  watch: dnsBlacklistWatch,
   family: 'DNS',
   type: DnsblCheck,
   description:

@@ -3,10 +3,12 @@ import { runDnsLookup } from './run.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { DnsLookup } from './types.js';
+import { dnsLookupWatch } from './watch.js';
 
 defineCheck({
   field: 'dnsLookup',
   tool: 'dns-lookup',
+  watch: dnsLookupWatch,
   family: 'DNS',
   type: DnsLookup,
   description:

@@ -3,10 +3,12 @@ import { parsePropagationType, runDnsPropagation } from './run.js';
 import { parseDnsName } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { DnsPropagation } from './types.js';
+import { dnsPropagationWatch } from './watch.js';
 
 defineCheck({
   field: 'dnsPropagation',
   tool: 'dns-propagation',
+  watch: dnsPropagationWatch,
   family: 'DNS',
   type: DnsPropagation,
   description:

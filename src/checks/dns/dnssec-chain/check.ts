@@ -4,6 +4,7 @@ import { InputError } from '../../../errors.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { DnssecChain } from './types.js';
+import { dnssecChainWatch } from './watch.js';
 
 function parseRecordType(type: string | null | undefined): ChainRecordType {
   const wanted = (type ?? '').trim().toUpperCase() || 'A';
@@ -16,6 +17,7 @@ function parseRecordType(type: string | null | undefined): ChainRecordType {
 defineCheck({
   field: 'dnssecChain',
   tool: 'dnssec-chain',
+  watch: dnssecChainWatch,
   family: 'DNS',
   price: 5,
   type: DnssecChain,

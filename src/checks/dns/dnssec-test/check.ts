@@ -3,10 +3,12 @@ import { runDnssecTest } from './run.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { DnssecTest } from './types.js';
+import { dnssecTestWatch } from './watch.js';
 
 defineCheck({
   field: 'dnssecTest',
   tool: 'dnssec-test',
+  watch: dnssecTestWatch,
   family: 'DNS',
   type: DnssecTest,
   description:

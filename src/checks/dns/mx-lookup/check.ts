@@ -3,10 +3,12 @@ import { runMxLookup } from './run.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { MxLookup } from './types.js';
+import { mxLookupWatch } from './watch.js';
 
 defineCheck({
   field: 'mxLookup',
   tool: 'mx-lookup',
+  watch: mxLookupWatch,
   family: 'DNS',
   type: MxLookup,
   description: 'MX hosts of a domain with their addresses and recognised providers (REST: mx-lookup).',

@@ -4,10 +4,11 @@
  */
 import { runIpInfo } from './run.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
+import type { CompiledWatchSpec } from '../../../watch/watch-spec.js';
 import { IpInfo, parsePublicTarget } from './types.js';
 
-/** `summary`: the first sentence, which says what the tool is asked for (the answer is the same). */
-export function defineIpFactsCheck(field: string, tool: string, summary: string): void {
+/** `summary`: the first sentence, which says what the tool is asked for (the answer is the same); `watch` its spec. */
+export function defineIpFactsCheck(field: string, tool: string, summary: string, watch: CompiledWatchSpec): void {
   defineCheck({
     field,
     tool,
@@ -23,5 +24,6 @@ export function defineIpFactsCheck(field: string, tool: string, summary: string)
     rest: { target: 'required' },
     parse: parsePublicTarget,
     run: runIpInfo,
+    watch,
   });
 }

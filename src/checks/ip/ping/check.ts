@@ -3,10 +3,12 @@ import { runPingCheck } from './run.js';
 import { parseHostOrIp } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { Ping } from './types.js';
+import { pingWatch } from './watch.js';
 
 defineCheck({
   field: 'ping',
   tool: 'ping',
+  watch: pingWatch,
   family: 'IP',
   type: Ping,
   description:

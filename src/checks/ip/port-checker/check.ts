@@ -4,10 +4,12 @@ import { parseHostOrIp } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { portArgument } from '../../tls-http/shared/tls-types.js';
 import { PortChecker } from './types.js';
+import { portCheckerWatch } from './watch.js';
 
 defineCheck({
   field: 'portChecker',
   tool: 'port-checker',
+  watch: portCheckerWatch,
   family: 'IP',
   type: PortChecker,
   description:

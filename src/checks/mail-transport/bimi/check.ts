@@ -6,10 +6,12 @@ import { parseHostname, parseSelector } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { mailhealthPart } from './mailhealth-part.js';
 import { Bimi } from './types.js';
+import { bimiWatch } from './watch.js';
 
 defineCheck({
   field: 'bimi',
   tool: 'bimi',
+  watch: bimiWatch,
   family: 'Mail transport',
   type: Bimi,
   description:

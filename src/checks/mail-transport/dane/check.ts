@@ -7,10 +7,12 @@ import { defineCheck } from '../../../graphql/check-declaration.js';
 import { mailhealthPart } from './mailhealth-part.js';
 import { optionalPortArgument } from '../smtp-starttls/types.js';
 import { Dane } from './types.js';
+import { daneWatch } from './watch.js';
 
 defineCheck({
   field: 'dane',
   tool: 'dane',
+  watch: daneWatch,
   family: 'Mail transport',
   type: Dane,
   description:

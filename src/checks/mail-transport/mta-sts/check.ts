@@ -6,10 +6,12 @@ import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { mailhealthPart } from './mailhealth-part.js';
 import { MtaSts } from './types.js';
+import { mtaStsWatch } from './watch.js';
 
 defineCheck({
   field: 'mtaSts',
   tool: 'mta-sts',
+  watch: mtaStsWatch,
   family: 'Mail transport',
   type: MtaSts,
   description:

@@ -4,10 +4,12 @@ import { parseHostOrIp } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { mailhealthPart } from './mailhealth-part.js';
 import { optionalPortArgument, SmtpStarttls } from './types.js';
+import { smtpStarttlsWatch } from './watch.js';
 
 defineCheck({
   field: 'smtpStarttls',
   tool: 'smtp-starttls',
+  watch: smtpStarttlsWatch,
   family: 'Mail transport',
   type: SmtpStarttls,
   description:

@@ -6,10 +6,12 @@ import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { mailhealthPart } from './mailhealth-part.js';
 import { TlsRptCheck } from './types.js';
+import { tlsRptWatch } from './watch.js';
 
 defineCheck({
   field: 'tlsRpt',
   tool: 'tls-rpt',
+  watch: tlsRptWatch,
   family: 'Mail transport',
   type: TlsRptCheck,
   description:

@@ -4,10 +4,12 @@ import { InputError } from '../../../errors.js';
 import { parseHostname, parseSelector } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { DkimCheck } from './types.js';
+import { dkimCheckerWatch } from './watch.js';
 
 defineCheck({
   field: 'dkimChecker',
   tool: 'dkim-checker',
+  watch: dkimCheckerWatch,
   family: 'Mail',
   type: DkimCheck,
   description: 'The DKIM key record of a selector at <selector>._domainkey.<domain> (RFC 6376) (REST: dkim-checker).',

@@ -4,10 +4,12 @@ import { InputError } from '../../../errors.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { DmarcCheck } from './types.js';
+import { dmarcCheckerWatch } from './watch.js';
 
 defineCheck({
   field: 'dmarcChecker',
   tool: 'dmarc-checker',
+  watch: dmarcCheckerWatch,
   family: 'Mail',
   type: DmarcCheck,
   description:

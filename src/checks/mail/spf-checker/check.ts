@@ -3,10 +3,12 @@ import { runSpfCheck } from './run.js';
 import { parseHostname } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { SpfCheck } from './types.js';
+import { spfCheckerWatch } from './watch.js';
 
 defineCheck({
   field: 'spfChecker',
   tool: 'spf-checker',
+  watch: spfCheckerWatch,
   family: 'Mail',
   type: SpfCheck,
   description:

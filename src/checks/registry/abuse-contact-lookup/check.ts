@@ -3,10 +3,12 @@ import { runAbuseContactLookup } from './run.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { parseDomain } from '../shared/types.js';
 import { AbuseContact } from './types.js';
+import { abuseContactWatch } from './watch.js';
 
 defineCheck({
   field: 'abuseContactLookup',
   tool: 'abuse-contact-lookup',
+  watch: abuseContactWatch,
   family: 'Registry',
   type: AbuseContact,
   description:

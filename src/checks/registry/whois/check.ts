@@ -3,10 +3,12 @@ import { runWhois } from './run.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { parseDomain } from '../shared/types.js';
 import { Whois } from './types.js';
+import { whoisWatch } from './watch.js';
 
 defineCheck({
   field: 'whois',
   tool: 'whois',
+  watch: whoisWatch,
   family: 'Registry',
   type: Whois,
   description:

@@ -3,10 +3,12 @@ import { runHttpHeaders } from './run.js';
 import { parseUrl } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { HttpHeaders } from './types.js';
+import { httpHeadersWatch } from './watch.js';
 
 defineCheck({
   field: 'httpHeaders',
   tool: 'http-headers',
+  watch: httpHeadersWatch,
   family: 'TLS/HTTP',
   type: HttpHeaders,
   description:

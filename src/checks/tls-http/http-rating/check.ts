@@ -4,10 +4,12 @@ import { parseDomainOrUrl } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { websiteHealthPart } from './website-part.js';
 import { HttpRating } from './types.js';
+import { httpRatingWatch } from './watch.js';
 
 defineCheck({
   field: 'httpRating',
   tool: 'http-rating',
+  watch: httpRatingWatch,
   family: 'TLS/HTTP',
   price: 5,
   type: HttpRating,

@@ -3,10 +3,12 @@ import { runOpenGraphChecker } from './run.js';
 import { parseUrl } from '../../../validation.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { OpenGraphChecker } from './types.js';
+import { openGraphWatch } from './watch.js';
 
 defineCheck({
   field: 'openGraphChecker',
   tool: 'open-graph-checker',
+  watch: openGraphWatch,
   family: 'TLS/HTTP',
   type: OpenGraphChecker,
   description:

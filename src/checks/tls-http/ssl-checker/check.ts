@@ -3,10 +3,12 @@ import { runSslChecker } from './run.js';
 import { parseTlsTarget } from '../shared/tls-target.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { SslChecker } from './types.js';
+import { sslCheckerWatch } from './watch.js';
 
 defineCheck({
   field: 'sslChecker',
   tool: 'ssl-checker',
+  watch: sslCheckerWatch,
   family: 'TLS/HTTP',
   type: SslChecker,
   description:

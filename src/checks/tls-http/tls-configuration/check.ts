@@ -3,10 +3,12 @@ import { runTlsConfiguration } from './run.js';
 import { parseTlsTarget } from '../shared/tls-target.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { TlsConfiguration } from './types.js';
+import { tlsConfigurationWatch } from './watch.js';
 
 defineCheck({
   field: 'tlsConfiguration',
   tool: 'tls-configuration',
+  watch: tlsConfigurationWatch,
   family: 'TLS/HTTP',
   price: 4,
   type: TlsConfiguration,

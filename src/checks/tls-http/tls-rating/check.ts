@@ -4,10 +4,12 @@ import { parseTlsTarget } from '../shared/tls-target.js';
 import { defineCheck } from '../../../graphql/check-declaration.js';
 import { websiteHealthPart } from './website-part.js';
 import { TlsRating } from './types.js';
+import { tlsRatingWatch } from './watch.js';
 
 defineCheck({
   field: 'tlsRating',
   tool: 'tls-rating',
+  watch: tlsRatingWatch,
   family: 'TLS/HTTP',
   price: 10,
   // grades.md: the rating may take 30 s, more than an ordinary request's bound (decisions §8)

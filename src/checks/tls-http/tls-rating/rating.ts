@@ -29,7 +29,22 @@ export interface RatedSuite {
   aead: boolean;
 }
 
-export interface RatedCertificate {
+/**
+ * The leaf certificate as ssl-checker names it (src/checks/tls-http/shared/certificate.ts SslCheckerData), and
+ * its SHA-256 fingerprint: what monitors compare between runs and warn on before it expires.
+ */
+export interface CertificateIdentity {
+  /** SHA-256 of the leaf's DER, upper-case hex pairs joined by ":" (as Node's X509Certificate.fingerprint256) */
+  fingerprint: string;
+  commonName: string | null;
+  subjectAlternativeNames: string[];
+  issuer: string | null;
+  validFrom: string;
+  expiryDate: string;
+  daysRemaining: number;
+}
+
+export interface RatedCertificate extends CertificateIdentity {
   keyType: string;
   keyBits: number;
   signatureAlgorithm: string;
@@ -68,6 +83,7 @@ export interface TlsRatingData {
 /** What the enumeration learnt about the certificate of the main handshake. */
 export interface ObservedCertificate {
   readonly leafDer: Buffer;
+  readonly identity: CertificateIdentity;
   /** the certificates the server sent (leaf first), to look for MD2/MD5 signatures */
   readonly sentDers: readonly Buffer[];
   readonly hostnameMatch: boolean;
@@ -174,6 +190,7 @@ export function tlsRatingData(observed: RatingObservations, guidelines: MozillaG
   const certificate: RatedCertificate | null =
     observedCertificate && key && signatureAlgorithm
       ? {
+          ...observedCertificate.identity,
           keyType: key.keyType,
           keyBits: key.keyBits,
           signatureAlgorithm,

@@ -10,6 +10,7 @@
  * Run alone (vitest.config.ts): a rating runs against its deadline and handshake bounds, which a machine
  * busy with other test files makes it miss.
  */
+import { X509Certificate } from 'node:crypto';
 import https from 'node:https';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -101,7 +102,7 @@ const FIELDS = `host ip port durationMs partial handshakes
   protocols { version result note }
   cipherSuites { version name bits keyExchange authentication forwardSecrecy aead }
   preferred { version name } serverOrder groups postQuantum dhBits
-  certificate { keyType keyBits signatureAlgorithm chainComplete status }
+  certificate { commonName subjectAlternativeNames issuer validFrom expiryDate daysRemaining fingerprint keyType keyBits signatureAlgorithm chainComplete status }
   hsts { present maxAge }
   grade { letter letterIgnoringTrust score protocolScore keyExchangeScore cipherScore caps { code cap reason } warnings { code reason } }
   ratingGuide
@@ -133,7 +134,8 @@ const YEAR = 'max-age=31536000';
 
 describe('tls-rating grades', () => {
   it('A+: TLS 1.2 and 1.3, ECDHE AEAD suites, RSA 2048, HSTS for a year', async () => {
-    const data = await rate(await serve({ hsts: YEAR }));
+    const port = await serve({ hsts: YEAR });
+    const data = await rate(port);
     expect(data.grade).toMatchObject({ letter: 'A+', letterIgnoringTrust: 'A+', caps: [], warnings: [] });
     expect(data.grade).toMatchObject({ score: 93, protocolScore: 100, keyExchangeScore: 90, cipherScore: 90 });
     expect(data.protocols).toEqual([
@@ -153,7 +155,18 @@ describe('tls-rating grades', () => {
       3,
     );
     expect(data.groups).toEqual(['x25519', 'secp256r1', 'secp384r1']);
+    // the leaf under ssl-checker's names (so monitors read both alike), and its SHA-256 fingerprint
+    const ssl = await graphql(
+      app,
+      `query ($d: String!, $p: Int) { sslChecker(domain: $d, port: $p) { commonName subjectAlternativeNames issuer validFrom expiryDate daysRemaining } }`,
+      { d: HOST, p: port },
+    );
+    expect(ssl.body.data.sslChecker.expiryDate).toBe(
+      new Date(new X509Certificate(goodLeaf().cert).validTo).toISOString(),
+    );
     expect(data.certificate).toEqual({
+      ...ssl.body.data.sslChecker,
+      fingerprint: new X509Certificate(goodLeaf().cert).fingerprint256,
       keyType: 'RSA',
       keyBits: 2048,
       signatureAlgorithm: 'sha256WithRSAEncryption',

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { tlsRatingFinding } from './website-part.js';
 import type { Grade } from './grade.js';
-import type { TlsRatingData } from './rating.js';
+import type { RatedCertificate, TlsRatingData } from './rating.js';
 
 function grade(overrides: Partial<Grade>): Grade {
   return {
@@ -20,6 +20,21 @@ function grade(overrides: Partial<Grade>): Grade {
     ...overrides,
   } as Grade;
 }
+
+const CERTIFICATE: RatedCertificate = {
+  commonName: 'www.example.org',
+  subjectAlternativeNames: ['www.example.org'],
+  issuer: 'Example CA',
+  validFrom: '2026-09-01T00:00:00.000Z',
+  expiryDate: '2026-12-30T00:00:00.000Z',
+  daysRemaining: 31,
+  fingerprint: 'AB:CD',
+  keyType: 'RSA',
+  keyBits: 2048,
+  signatureAlgorithm: 'sha256WithRSAEncryption',
+  chainComplete: true,
+  status: 'valid',
+};
 
 function tlsRating(overrides: Partial<TlsRatingData> & { grade: Grade }): TlsRatingData {
   return {
@@ -36,13 +51,7 @@ function tlsRating(overrides: Partial<TlsRatingData> & { grade: Grade }): TlsRat
     groups: ['x25519'],
     postQuantum: null,
     dhBits: null,
-    certificate: {
-      keyType: 'RSA',
-      keyBits: 2048,
-      signatureAlgorithm: 'sha256WithRSAEncryption',
-      chainComplete: true,
-      status: 'valid',
-    },
+    certificate: CERTIFICATE,
     hsts: { present: true, maxAge: 31_536_000 },
     ratingGuide: '2009r',
     mozilla: { profile: 'intermediate', violations: { modern: [], intermediate: [], old: [] } },
@@ -108,13 +117,7 @@ describe('tls-rating', () => {
     const untrusted = tlsRatingFinding(
       tlsRating({
         grade: grade({ letter: 'T' }),
-        certificate: {
-          keyType: 'RSA',
-          keyBits: 2048,
-          signatureAlgorithm: 'sha256WithRSAEncryption',
-          chainComplete: true,
-          status: 'expired',
-        },
+        certificate: { ...CERTIFICATE, status: 'expired' },
       }),
     );
     expect(untrusted).toMatchObject({

@@ -9,7 +9,7 @@ import { fieldOf, REPORT_PARTS, REPORT_SECTIONS } from '../sections.js';
 import { verdictsOf, websitePart, type Verdict } from '../verdicts.js';
 import { type Data, fill, h, isObject, list, text } from './dom.js';
 import { badge, rawAnswer, toneOf } from './render/common.js';
-import { checksTable, compositeSummary } from './render/composite.js';
+import { checkSection, checksTable, compositeSummary } from './render/composite.js';
 import { renderDnssec } from './render/dnssec-chain.js';
 import { renderMail } from './render/mail.js';
 import { renderObservatory } from './render/observatory.js';
@@ -115,6 +115,7 @@ function drawPart(part: string, data: Data): void {
     const body = section.querySelector('.body');
     if (!body) continue;
     const id = section.id;
+    const check = REPORT_SECTIONS.find((s) => s.id === id)?.check;
     if (part === 'website' && id === 'tls') {
       fill(
         body,
@@ -131,6 +132,8 @@ function drawPart(part: string, data: Data): void {
           list(data.checks).find((c) => c.id === 'http-rating') ?? null,
         ),
       );
+    } else if (part === 'website' && check) {
+      fill(body, checkSection(data, check), rawAnswer(check, list(data.checks).find((c) => c.id === check) ?? null));
     } else if (part === 'website') {
       fill(body, compositeSummary(data), checksTable('Website checks', data), rawAnswer('website-health-check', data));
     } else if (part === 'dnssec') {

@@ -49,13 +49,24 @@ describe('verdicts', () => {
       checks: [
         { id: 'tls-rating', details: { tlsRating: rating } },
         { id: 'http-rating', details: { httpRating: { grade: 'A+', score: 110, testsPassed: 10, testsQuantity: 10 } } },
+        { id: 'caa', status: 'ok', summary: 'Only letsencrypt.org may issue certificates for a.test.' },
+        { id: 'security-txt', status: 'info', summary: 'No security.txt for a.test.' },
       ],
     };
     expect(verdictsOf('website', website).map((v) => [v.section, v.value, v.severity])).toEqual([
       ['tls', 'B', 'warning'],
       ['observatory', 'A+', null],
+      ['caa', 'ok', null],
+      ['security-txt', 'info', 'info'],
       ['website', 'warning', 'warning'],
     ]);
+    expect(verdictsOf('website', website)[3]!.detail).toBe('No security.txt for a.test.');
+    // an answer from before the check joined: said, not left pending
+    expect(verdictsOf('website', { checks: [] })[2]).toMatchObject({
+      section: 'caa',
+      value: '–',
+      detail: 'not checked',
+    });
     expect(verdictsOf('website', website)[0]!.detail).toBe('score 80 · 1 cap · 0 warnings');
   });
 

@@ -27,3 +27,33 @@ export function checksTable(caption: string, data: Data): Child[] {
     findingsList(compositeFindings(data)),
   ];
 }
+
+/**
+ * One check of a composite answer on its own (a section with `check`, src/web/report/sections.ts): its status and
+ * summary, its advice, and the findings its details carry (the check's data: under its field in GraphQL's
+ * answer, the details themselves in REST's).
+ */
+export function checkSection(data: Data, id: string): Child[] {
+  const check = list(data.checks).find((c) => c.id === id);
+  if (!check) return [h('p', { class: 'lead' }, 'Not checked.')];
+  const details = isObject(check.details) ? check.details : {};
+  const own = Array.isArray(details.findings) ? details : (Object.values(details).find(isObject) ?? {});
+  return [
+    h(
+      'p',
+      { class: 'lead' },
+      badge(text(check.status), toneOf(severityOfStatus(check.status))),
+      ' ',
+      text(check.error) || text(check.summary),
+    ),
+    findingsList(compositeFindings({ checks: [check] }), 'Advice'),
+    findingsList(
+      list(own.findings).flatMap((f) => {
+        const severity = severityOfStatus(f.severity);
+        return severity
+          ? [{ severity, code: text(f.code), title: text(f.code), what: text(f.message), advice: null }]
+          : [];
+      }),
+    ),
+  ];
+}
