@@ -6,7 +6,7 @@
  * command (`run`). The client keeps reconnecting in the background with a capped back-off, so an
  * instance recovers by itself when Redis comes back; `ready()` says whether it is reachable now.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { UnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
 
@@ -148,6 +148,9 @@ export async function connectRedis(url: string, options: RedisConnectionOptions)
   const commandTimeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
   const connectTimeoutMs = options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS;
   const where = describeRedisUrl(url);
+  // loaded here, not with this module: a process without store.redisUrl (the command, docs/cli.md
+  // "Performance") never loads the client library
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: connectTimeoutMs,
