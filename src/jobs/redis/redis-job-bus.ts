@@ -6,7 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../log.js';
-import { REDIS_CONNECT_TIMEOUT_MS, REDIS_MAX_RECONNECT_DELAY_MS } from '../../platform/redis.js';
+import { loadRedisClient, REDIS_CONNECT_TIMEOUT_MS, REDIS_MAX_RECONNECT_DELAY_MS } from '../../platform/redis.js';
 import { isJobBusMessage, type ApiJobBus, type JobBusMessage, type JobChange, type RunnerJobBus } from '../job-bus.js';
 import { BUS_CHANNEL } from './redis-job-keys.js';
 
@@ -23,10 +23,9 @@ export function createRedisJobBus(redisUrl: string, logger: Logger): RedisJobBus
     maxRetriesPerRequest: 0,
     retryStrategy: (times: number) => Math.min(times * 100, REDIS_MAX_RECONNECT_DELAY_MS),
   };
-  // the client library is loaded with the bus, not with this module: a process without store.redisUrl
-  // never loads it (docs/cli.md "Performance")
-  const library = import('ioredis');
-  const publisher = library.then(({ Redis }) => {
+  // the client library is loaded with the bus, not with this module (../../platform/redis.ts)
+  const library = loadRedisClient();
+  const publisher = library.then((Redis) => {
     const client = new Redis(redisUrl, options);
     client.on('error', () => undefined); // the store's connection reports Redis being down
     return client;
@@ -37,7 +36,7 @@ export function createRedisJobBus(redisUrl: string, logger: Logger): RedisJobBus
 
   function listen(): void {
     if (subscriber) return;
-    subscriber = library.then(({ Redis }) => new Redis(redisUrl, { ...options, enableOfflineQueue: true }));
+    subscriber = library.then((Redis) => new Redis(redisUrl, { ...options, enableOfflineQueue: true }));
     void subscriber.then((client) => listenOn(client));
   }
 
