@@ -1,19 +1,24 @@
 /**
- * The monitors' store on the embedded database (issue 34 "Targets"; src/monitors/store/): 100,000 stored
+ * The monitors' stores, embedded and on Redis (issue 34 "Targets"; src/monitors/store/): 100,000 stored
  * runs (5 monitors × 100 targets × 2 checks — tls-rating and mailhealth-check, the largest answers — × 100
  * runs, `monitors.keepRuns` 100), written through the store's commit (diff, state and events included);
  * then reading one target × check's last 100 runs (target < 20 ms) and the heap of the process holding
  * the store (after a full collection; target < 60 MB). The figures are measured in a child process of
- * their own (`--measure`), so that no other benchmark's heap is counted.
+ * their own (`--measure <store>`), so that no other benchmark's heap is counted. The Redis store's run
+ * is against a redis-server the benchmark starts on loopback (test/lab/redis.ts), skipped without one.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import type { RunOutcome } from '../src/monitors/evaluate.js';
 import { EmbeddedMonitorStore } from '../src/monitors/store/embedded-monitor-store.js';
+import type { MonitorStore } from '../src/monitors/store/monitor-store.js';
 import type { MonitorRecord } from '../src/monitors/store/records.js';
+import { createRedisMonitorStore } from '../src/monitors/store/redis-monitor-store.js';
 import { openEmbeddedDb } from '../src/platform/embedded-db.js';
+import { REDIS_MISSING_MESSAGE, redisServerPath, startRedisLab } from '../test/lab/redis.js';
 
 const MONITORS = 5;
 const TARGETS = 100;
@@ -27,20 +32,80 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil(s.length * p) - 1)]!;
 }
 
-export async function benchMonitorsStore(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', import.meta.filename, '--measure'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+async function measureIn(args: string[]): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--expose-gc', import.meta.filename, '--measure', ...args],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`the monitors' store benchmark exited with ${code}`);
+  if (code !== 0) throw new Error(`the monitors' store benchmark (${args[0]}) exited with ${code}`);
 }
 
-async function measure(): Promise<void> {
+export async function benchMonitorsStore(): Promise<void> {
+  await measureIn(['embedded']);
+  if (!redisServerPath) {
+    console.log(`\n## monitors' store on Redis: skipped (${REDIS_MISSING_MESSAGE})`);
+    return;
+  }
+  const lab = await startRedisLab();
+  try {
+    await measureIn(['redis', lab.url]);
+  } finally {
+    await lab.close();
+  }
+}
+
+/** The store measured, where it keeps its data, and what that takes (on disk, or in Redis' memory). */
+interface Measured {
+  readonly store: MonitorStore;
+  readonly title: string;
+  size(): Promise<string>;
+  close(): Promise<void>;
+}
+
+function openMeasured(kind: string, url: string | undefined): Measured {
+  const settings = { keepRuns: RUNS, keepEventsDays: 90 };
+  if (kind === 'redis') {
+    const client = new Redis(url!);
+    return {
+      store: createRedisMonitorStore({ redis: client, ...settings }),
+      title: 'on Redis (a loopback redis-server; the process holds no runs)',
+      async size() {
+        const memory = /used_memory:(\d+)/.exec(await client.info('memory'))?.[1];
+        return `Redis' used memory ${(Number(memory) / MB).toFixed(0)} MB`;
+      },
+      async close() {
+        client.disconnect();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'netdiag-bench-monitors-'));
+  return {
+    store: new EmbeddedMonitorStore(openEmbeddedDb(dir), settings),
+    title: 'in the embedded database (lmdb)',
+    async size() {
+      const kb = Number(
+        execFileSync('du', ['-sk', join(dir, 'db')])
+          .toString()
+          .split('\t')[0],
+      );
+      return `database ${(kb / 1024).toFixed(0)} MB on disk`;
+    },
+    async close() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function measure(kind: string, url: string | undefined): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc!;
   const examples = JSON.parse(readFileSync(join(import.meta.dirname, '../data/openapi-examples.json'), 'utf8'));
   const answers = Object.fromEntries(CHECKS.map((check) => [check, examples[check].body.data]));
-  const dir = mkdtempSync(join(tmpdir(), 'netdiag-bench-monitors-'));
-  const store = new EmbeddedMonitorStore(openEmbeddedDb(dir), { keepRuns: RUNS, keepEventsDays: 90 });
+  const measured = openMeasured(kind, url);
+  const { store } = measured;
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const t0 = Date.parse('2026-12-01T00:00:00.000Z');
@@ -125,18 +190,13 @@ async function measure(): Promise<void> {
   }
   gc();
   const heapAfterReads = process.memoryUsage().heapUsed;
-  const diskMb =
-    Number(
-      execFileSync('du', ['-sk', join(dir, 'db')])
-        .toString()
-        .split('\t')[0],
-    ) / 1024;
+  const size = await measured.size();
   const events = (await store.events(ids[0]!, { limit: 1000 })).items.length;
 
-  console.log(`\n## monitors' store: ${stored} stored runs in the embedded database (lmdb)`);
+  console.log(`\n## monitors' store: ${stored} stored runs ${measured.title}`);
   console.log(
     `writes: ${(stored / writeSeconds).toFixed(0)} outcomes/s committed with their state and events (${writeSeconds.toFixed(1)} s); ` +
-      `${events} events per monitor; database ${diskMb.toFixed(0)} MB on disk`,
+      `${events} events per monitor; ${size}`,
   );
   console.log(
     `a target × check's last 100 runs: median ${percentile(pairTimes, 0.5).toFixed(2)} ms, p95 ${percentile(pairTimes, 0.95).toFixed(2)} ms (target < 20 ms); ` +
@@ -145,11 +205,12 @@ async function measure(): Promise<void> {
   );
   console.log(
     `heap after a full collection: ${(heapAfterWrites / MB).toFixed(1)} MB after the writes, ${(heapAfterReads / MB).toFixed(1)} MB after the reads ` +
-      `(${(heapBefore / MB).toFixed(1)} MB before; target < 60 MB); rss ${(process.memoryUsage().rss / MB).toFixed(0)} MB (the map of the database's pages counts in rss, not the heap)`,
+      `(${(heapBefore / MB).toFixed(1)} MB before; target < 60 MB); rss ${(process.memoryUsage().rss / MB).toFixed(0)} MB (the map of the embedded database's pages counts in rss, not the heap)`,
   );
   await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await measured.close();
 }
 
-if (process.argv.includes('--measure')) await measure();
+const measuring = process.argv.indexOf('--measure');
+if (measuring >= 0) await measure(process.argv[measuring + 1]!, process.argv[measuring + 2]);
 else if (import.meta.url === `file://${process.argv[1]}`) await benchMonitorsStore();

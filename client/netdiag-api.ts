@@ -2714,22 +2714,10 @@ export interface components {
                 version: "v1";
             };
         };
-        /** @enum {string} */
-        JobStatus: "queued" | "running" | "done" | "cancelled";
-        JobCallback: {
-            /**
-             * @description pending, delivered or failed
-             * @enum {string}
-             */
-            status: "pending" | "delivered" | "failed";
-            /** @description tries so far (at most 3) */
-            attempts: number;
-            /** @description the last try's failure */
-            error: string | null;
-        };
         Job: {
             id: string;
-            status: components["schemas"]["JobStatus"];
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "cancelled";
             /** @description the REST tool every item runs */
             tool: string;
             /** @description items (targets) of the job */
@@ -2742,29 +2730,43 @@ export interface components {
             cancelled: number;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             startedAt: string | null;
-            /** @description set once the job has ended */
+            /**
+             * Format: date-time
+             * @description set once the job has ended
+             */
             finishedAt: string | null;
             /** @description seconds until the job is expected to end; null before anything finished */
             etaSeconds: number | null;
             /** @description null without a callbackUrl */
-            callback: components["schemas"]["JobCallback"] | null;
+            callback: null | {
+                /**
+                 * @description pending, delivered or failed
+                 * @enum {string}
+                 */
+                status: "pending" | "delivered" | "failed";
+                /** @description tries so far (at most 3) */
+                attempts: number;
+                /** @description the last try's failure */
+                error: string | null;
+            };
         };
-        JobLinks: {
-            self: string;
-            /** @description NDJSON, or CSV with ?format=csv */
-            results: string;
-            /** @description server-sent events: progress and end */
-            events: string;
-        };
-        JobSubmission: {
+        JobAccepted: {
             id: string;
-            status: components["schemas"]["JobStatus"];
+            /** @constant */
+            status: "queued";
             tool: string;
             total: number;
             /** Format: date-time */
             createdAt: string;
-            links: components["schemas"]["JobLinks"];
+            links: {
+                self: string;
+                /** @description NDJSON, or CSV with ?format=csv */
+                results: string;
+                /** @description server-sent events: progress and end */
+                events: string;
+            };
             /** @description the key of the callback's X-Netdiag-Signature HMAC; given here only, once, with a callbackUrl */
             callbackSecret?: string;
         };
@@ -2793,7 +2795,7 @@ export interface components {
             failed: number;
             total: number;
         };
-        JobSubmissionBody: {
+        JobSubmission: {
             /** @description any v1 tool but my-ip and what-is-my-ip */
             tool: string;
             /** @description strings (the tool's main parameter: domain, host, url or target) or objects of the tool's parameters */
@@ -2804,7 +2806,10 @@ export interface components {
             params?: {
                 [key: string]: string | number | boolean;
             };
-            /** @description https only; the ended job is POSTed there, signed */
+            /**
+             * Format: uri
+             * @description https only; the ended job is POSTed there, signed
+             */
             callbackUrl?: string;
         };
         Error_jobs: {
@@ -6446,7 +6451,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["JobSubmissionBody"];
+                "application/json": components["schemas"]["JobSubmission"];
             };
         };
         responses: {
@@ -6460,7 +6465,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        data: components["schemas"]["JobSubmission"];
+                        data: components["schemas"]["JobAccepted"];
                         meta: {
                             /** @constant */
                             tool: "jobs";

@@ -41,7 +41,8 @@ async function main(): Promise<void> {
   // the worker the primary forks to run the job items (src/cluster/job-worker-process.ts)
   if (process.env[JOB_WORKER_ENV] === '1') {
     const { runJobWorker } = await import('./job-worker.js');
-    await runJobWorker(config, logger, started);
+    // a file the configuration names that the job worker cannot read is refused as the API workers refuse it
+    await runJobWorker(config, logger, started).catch(refuseConfig);
     return;
   }
   await runWorker(config, logger, started);

@@ -41,8 +41,8 @@ export function startJobWorkerProcess(options: {
   /** the API workers to tell of job changes, at the time of each change */
   readonly apiWorkers: () => readonly Worker[];
   readonly logger: Logger;
-  /** a job worker that exits before it was ever ready: the instance cannot run its jobs */
-  readonly failed: (message: string) => void;
+  /** a job worker that exits before it was ever ready (its error is on stderr): the instance cannot run its jobs */
+  readonly failed: (code: number | null, signal: string | null) => void;
 }): JobWorkerProcess {
   const { logger } = options;
   let current: Worker | null = null;
@@ -73,9 +73,7 @@ export function startJobWorkerProcess(options: {
       isReady = false;
       if (stopping) return;
       if (!wasReady) {
-        options.failed(
-          `the job worker exited while starting (${signal ? `signal ${signal}` : `exit code ${code}`}); its error is above`,
-        );
+        options.failed(code, signal);
         return;
       }
       logger.error('job_worker_died', { pid: worker.process.pid, code, signal, replacing: true });

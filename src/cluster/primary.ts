@@ -166,6 +166,25 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
     return worker;
   };
 
+  /** A worker (an API worker or the job worker) that exits before it was ready ends the start. */
+  function failedToStart(
+    which: string,
+    exit: { pid?: number | undefined; code: number | null; signal: string | null },
+  ) {
+    const { code, signal } = exit;
+    if (code === EX_CONFIG) {
+      // The worker refused its configuration (a file it names is unreadable): it said why on stderr.
+      logger.error('worker_refused_configuration', { which, ...exit });
+      stop('start_failed', EX_CONFIG);
+      return;
+    }
+    failStart(
+      `a worker exited while starting (${which}, ${signal ? `signal ${signal}` : `exit code ${code}`}); its error is above. Not replacing it: the instance stops`,
+      { which, ...exit },
+      EX_START_FAILED,
+    );
+  }
+
   cluster.on('exit', (worker, code, signal) => {
     const phase = phases.get(worker);
     phases.delete(worker);
@@ -173,17 +192,7 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
     if (stopping || phase === undefined) return;
     const pid = worker.process.pid;
     if (phase === 'starting') {
-      if (code === EX_CONFIG) {
-        // The worker refused its configuration (a file it names is unreadable): it said why on stderr.
-        logger.error('worker_refused_configuration', { pid });
-        stop('start_failed', EX_CONFIG);
-        return;
-      }
-      failStart(
-        `a worker exited while starting (${signal ? `signal ${signal}` : `exit code ${code}`}); its error is above. Not replacing it: the instance stops`,
-        { pid, code, signal },
-        EX_START_FAILED,
-      );
+      failedToStart('an API worker', { pid, code, signal });
       return;
     }
     logger.error('worker_died', { pid, code, signal, replacing: true });
@@ -219,7 +228,7 @@ export async function runPrimary(config: Config, logger: Logger, options: Primar
       ledgers: stores,
       apiWorkers: readyWorkers,
       logger,
-      failed: (message) => failStart(`${message}. The instance stops`, {}, EX_START_FAILED),
+      failed: (code, signal) => failedToStart('the job worker', { code, signal }),
     });
   if (config.server.role !== 'jobs') for (let i = 0; i < workers; i++) fork();
   logger.info('primary', {

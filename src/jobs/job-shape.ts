@@ -124,7 +124,11 @@ export const submissionBodySchema = named(
       .min(1)
       .describe("strings (the tool's main parameter: domain, host, url or target) or objects of the tool's parameters"),
     params: z.record(z.string(), parameterValue).optional().describe('the tool’s parameters shared by every target'),
-    callbackUrl: z.string().optional().describe('https only; the ended job is POSTed there, signed'),
+    callbackUrl: z
+      .string()
+      .meta({ format: 'uri' })
+      .optional()
+      .describe('https only; the ended job is POSTed there, signed'),
   }),
   'JobSubmissionBody',
   'The body of POST /api/v1/jobs (JSON, at most 2 MiB).',

@@ -137,4 +137,13 @@ describe('links', () => {
     }
     expect(missing).toEqual([]);
   });
+
+  // files move (a check into its folder, jobs into src/jobs/): a page naming the old place misleads its reader
+  it('every src/, test/, bench/ or scripts/ path named in README.md, SECURITY.md and docs/ exists', () => {
+    const missing: string[] = [];
+    for (const page of [...pages, join(ROOT, 'SECURITY.md')])
+      for (const m of readFileSync(page, 'utf8').matchAll(/`((?:src|test|bench|scripts)\/[\w./-]+?)(?::[\w:]+)?`/g))
+        if (!/[*<]/.test(m[1]!) && !existsSync(join(ROOT, m[1]!))) missing.push(`${relative(ROOT, page)}: ${m[1]}`);
+    expect(missing).toEqual([]);
+  });
 });

@@ -169,6 +169,8 @@ export function startRedisRunner(options: {
     else pushes.changed(id, false);
   }
 
+  const workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  workerConnection.on('error', () => undefined); // the worker's own 'error' event below logs its failures
   const worker = new Worker<ItemData>(
     ITEM_QUEUE,
     async (item) => {
@@ -179,7 +181,7 @@ export function startRedisRunner(options: {
       }
     },
     {
-      connection: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+      connection: workerConnection,
       prefix: BULL_PREFIX,
       concurrency: config.jobs.concurrency,
       lockDuration: config.jobs.staleAfterMs,
@@ -271,7 +273,12 @@ export function startRedisRunner(options: {
         .close(true)
         .then(() => queue.close())
         .then(() => redis.quit())
-        .catch(() => undefined);
+        .catch(() => undefined)
+        // BullMQ leaves connections it was given open; a stopped runner holds none
+        .finally(() => {
+          queueConnection.disconnect();
+          workerConnection.disconnect();
+        });
     },
   };
 }

@@ -25,7 +25,21 @@ const ERROR = 'Error_jobs';
 
 type Json = Record<string, unknown>;
 
-const ref = (schema: z.ZodType): Json => ({ $ref: `#/components/schemas/${JOB_SCHEMAS.get(schema)!.id}` });
+/**
+ * The component names the published document gave these shapes before they were derived (the type names of
+ * a generated client): the submission body is `JobSubmission` there and the 202 `JobAccepted`, where
+ * GraphQL names the 202 `JobSubmission` and has no type for the body.
+ */
+const DOCUMENT_NAMES: Readonly<Record<string, string>> = {
+  JobSubmissionBody: 'JobSubmission',
+  JobSubmission: 'JobAccepted',
+};
+/** Shapes GraphQL names that the document writes where they are used, as it always did. */
+const WRITTEN_IN_PLACE = new Set(['JobStatus', 'JobCallback', 'JobLinks']);
+const SCHEMA_PATH = '#/components/schemas/';
+const documentName = (id: string) => DOCUMENT_NAMES[id] ?? id;
+
+const ref = (schema: z.ZodType): Json => ({ $ref: `${SCHEMA_PATH}${documentName(JOB_SCHEMAS.get(schema)!.id)}` });
 const refusal = (description: string): Json => ({
   description,
   content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR}` } } },
@@ -71,6 +85,17 @@ function componentSchemas(config: Config): Record<string, Json> {
   const tidy = (node: unknown, output: boolean): unknown => {
     if (Array.isArray(node)) return node.map((n) => tidy(n, output));
     if (node === null || typeof node !== 'object') return node;
+    const target = (node as Json).$ref;
+    if (typeof target === 'string' && target.startsWith(SCHEMA_PATH)) {
+      const id = target.slice(SCHEMA_PATH.length);
+      if (WRITTEN_IN_PLACE.has(id)) return tidy(schemas[id], output);
+      return { $ref: `${SCHEMA_PATH}${documentName(id)}` };
+    }
+    const union = (node as Json).anyOf;
+    if (Array.isArray(union)) {
+      const { anyOf: _, ...rest } = node as Json;
+      return { ...rest, ...asDocumentUnion(union.map((n) => tidy(n, output)) as Json[]) };
+    }
     const out: Json = {};
     for (const [key, value] of Object.entries(node)) {
       if (key === '$schema' || key === '$id') continue;
@@ -88,10 +113,31 @@ function componentSchemas(config: Config): Record<string, Json> {
   };
   const body = JOB_SCHEMAS.get(submissionBodySchema)!.id;
   const out = Object.fromEntries(
-    Object.entries(schemas).map(([name, schema]) => [name, tidy(schema, name !== body) as Json]),
+    Object.entries(schemas)
+      .filter(([name]) => !WRITTEN_IN_PLACE.has(name))
+      .map(([name, schema]) => [documentName(name), tidy(schema, name !== body) as Json]),
   );
-  ((out[body]!.properties as Json).targets as Json).maxItems = config.jobs.maxTargets;
+  ((out[documentName(body)]!.properties as Json).targets as Json).maxItems = config.jobs.maxTargets;
+  // a job just accepted has not started: submission answers it queued (src/jobs/job-operations.ts)
+  const accepted = out[documentName(JOB_SCHEMAS.get(jobAcceptedSchema)!.id)]!.properties as Json;
+  accepted.status = { const: 'queued' };
   return out;
+}
+
+/**
+ * A union as the document writes it: one `type` list when every member is a bare type (a nullable string is
+ * `type: [string, null]`), else `oneOf` with `null` first — the members of these unions never overlap.
+ */
+function asDocumentUnion(members: Json[]): Json {
+  const isNull = (m: Json) => m.type === 'null' && Object.keys(m).length === 1;
+  const others = members.filter((m) => !isNull(m));
+  const nullable = others.length < members.length;
+  const bare = (m: Json) => typeof m.type === 'string' && Object.keys(m).length === 1;
+  if (others.every(bare)) return { type: [...others.map((m) => m.type), ...(nullable ? ['null'] : [])] };
+  const [only] = others;
+  if (nullable && others.length === 1 && only && typeof only.type === 'string' && only.type !== 'object')
+    return { ...only, type: [only.type, 'null'] };
+  return { oneOf: [...(nullable ? [{ type: 'null' }] : []), ...others] };
 }
 
 export function jobsOpenApi(config: Config): {

@@ -37,7 +37,8 @@ describe('a job survives a crash', { timeout: 120_000 }, () => {
       server: { host: '127.0.0.1', port: 0 },
       auth: { keys: [KEY] },
       quota: { credits: CREDITS },
-      dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 2000 },
+      // a long time-out: on a loaded machine a question resent after part of it would count as a second run
+      dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 10_000 },
       jobs: { concurrency: CONCURRENCY },
     };
     const env = { NETDIAG_DATA_DIR: dataDir };
@@ -89,7 +90,7 @@ describe('a job survives a crash', { timeout: 120_000 }, () => {
 
       // at most once more: an item asked its MX question once, or twice if it was running at the kill
       const asked = targets.map((t) => lab.countQueries(t, 'MX'));
-      expect(asked.every((n) => n === 1 || n === 2)).toBe(true);
+      expect(asked.filter((n) => n !== 1 && n !== 2)).toEqual([]);
       expect(asked.filter((n) => n === 2).length).toBeLessThanOrEqual(CONCURRENCY + 256);
 
       // The credit ledger outlived the kill (its journal in the data directory), and the resumed items ran

@@ -38,7 +38,8 @@ suite('a job on Redis survives the death of an instance', { timeout: 120_000 }, 
       auth: { keys: [KEY] },
       store: { redisUrl: redis.url },
       quota: { credits: 100_000 },
-      dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 2000 },
+      // a long time-out: on a loaded machine a question resent after part of it would count as a second run
+      dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 10_000 },
       jobs: { concurrency: 4, staleAfterMs: 1500 },
     };
     const first = startService(config);
@@ -75,7 +76,7 @@ suite('a job on Redis survives the death of an instance', { timeout: 120_000 }, 
       expect(lines.map((l) => l.index)).toEqual(targets.map((_, i) => i));
       expect(lines.every((l) => l.ok && l.data.hosts[0].exchange === `mx.${l.target}`)).toBe(true);
       const asked = targets.map((t) => lab.countQueries(t, 'MX'));
-      expect(asked.every((n) => n === 1 || n === 2)).toBe(true);
+      expect(asked.filter((n) => n !== 1 && n !== 2)).toEqual([]);
       // the survivor charged nothing for the items it took over
       const probe = await fetch(`${base2}/api/v1/mx-lookup?domain=r0.test`, { headers });
       expect(Number(probe.headers.get('ratelimit-remaining'))).toBe(100_000 - N * 3 - 3);

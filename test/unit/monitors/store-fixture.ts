@@ -1,4 +1,4 @@
-/** Monitors and runs the store tests share (./embedded-monitor-store.test.ts, ./store-writer.ts). */
+/** Monitors and runs the store tests share (./monitor-store-contract.ts, ./store-writer.ts). */
 import type { RunOutcome } from '../../../src/monitors/evaluate.js';
 import type { MonitorStore } from '../../../src/monitors/store/monitor-store.js';
 import type { MonitorRecord } from '../../../src/monitors/store/records.js';

@@ -107,7 +107,9 @@ describe('caa', () => {
       findings: [],
     });
     // the parents above it too, unless another request's answer is still in the TTL cache
-    const asked = lab.queries.filter((q) => q.type === 'CAA').map((q) => q.name);
+    // by message ID: a resend of a question a busy machine answered late is the same question
+    const questions = lab.queries.filter((q) => q.type === 'CAA');
+    const asked = [...new Map(questions.map((q) => [`${q.id} ${q.name}`, q.name])).values()];
     expect(asked).toEqual(
       expect.arrayContaining(['www.sub.inherit.caa.test', 'sub.inherit.caa.test', 'inherit.caa.test']),
     );
