@@ -4,13 +4,13 @@
  * margin (issue 33's) of the fastest of its checks run alone, and the whole report within the same margin of the slowest. Every measurement
  * gets a fresh app (cold caches, as a domain nobody asked about lately), warmed by one call of the same
  * operation for another domain (the parsed operation is cached, as it is in a service that has served one
- * report). In the page, times run from the operation's request to the section drawn (the page's own load
- * aside); a check alone is its REST call over the same socket. Medians of ROUNDS. Loopback only; skipped
- * without Debian's chromium.
+ * report). In the page, times run from the operation's request to the section on screen (a frame after it
+ * was drawn; the page's own load aside, printed beside as the times from opening the address); a check alone
+ * is its REST call. Medians of ROUNDS. Loopback only; skipped without Debian's chromium.
  */
 import type { Page } from 'playwright-core';
 import { partsOf } from '../src/web/report/sections.js';
-import { hasChromium, launchLoopbackChromium, loopbackContext } from '../test/browser/chromium.js';
+import { hasChromium, launchLoopbackChromium } from '../test/browser/chromium.js';
 import type { ReportLabAddresses } from '../test/lab/report-lab.js';
 import { BENCH_KEY, median, reportLabProcess, serveReportLab } from './report-app.js';
 
@@ -27,14 +27,29 @@ async function restCall(origin: string, tool: string, domain: string): Promise<n
   return performance.now() - t0;
 }
 
+/** Times from the page's navigation: the operation's request, each section on screen (a frame after it was drawn), the last. */
 async function reportInPage(page: Page, origin: string, domain: string) {
   await page.goto(`${origin}/report?domain=${domain}&view=all`);
-  await page.waitForFunction(() => document.body.dataset.report === 'done', undefined, { timeout: 60_000 });
-  const arrived = await page.$$eval('section.section', (sections) =>
-    sections.map((s) => ({ part: s.dataset.part ?? '', ms: Number(s.dataset.arrivedMs) })),
+  await page.waitForFunction(
+    () =>
+      document.body.dataset.report === 'done' &&
+      document.body.dataset.shownMs !== undefined &&
+      [...document.querySelectorAll<HTMLElement>('section.section')].every((s) => s.dataset.shownMs !== undefined),
+    undefined,
+    { timeout: 60_000 },
   );
-  const first = arrived.reduce((a, b) => (b.ms < a.ms ? b : a));
-  return { first, whole: Number(await page.evaluate(() => document.body.dataset.doneMs)) };
+  return page.evaluate(() => {
+    const shown = [...document.querySelectorAll<HTMLElement>('section.section')].map((s) => ({
+      part: s.dataset.part ?? '',
+      ms: Number(s.dataset.shownMs),
+    }));
+    const first = shown.reduce((a, b) => (b.ms < a.ms ? b : a));
+    return {
+      request: Number(document.body.dataset.requestMs),
+      first,
+      whole: Math.max(...shown.map((s) => s.ms)),
+    };
+  });
 }
 
 async function measure(lab: ReportLabAddresses, browser: Awaited<ReturnType<typeof launchLoopbackChromium>>) {
@@ -50,7 +65,10 @@ async function measure(lab: ReportLabAddresses, browser: Awaited<ReturnType<type
     }
   }
   const app = await serveReportLab(lab);
-  const { context } = await loopbackContext(browser, app.origin);
+  // A plain context: the tests' (loopbackContext) routes every request through the driver to record any that
+  // leaves the origin, a round trip per request that would be counted here. The bench runs in a namespace
+  // with loopback only, and the browser's own flags keep every name and address on loopback.
+  const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await page.goto(`${app.origin}/report`);
@@ -79,8 +97,12 @@ export async function benchReport(): Promise<void> {
     );
     const fastest = Math.min(...aloneMedian.values());
     const slowest = Math.max(...aloneMedian.values());
-    const first = median(rounds.map((r) => r.report.first.ms));
-    const whole = median(rounds.map((r) => r.report.whole));
+    const fromRequest = (r: (typeof rounds)[number], ms: number) => ms - r.report.request;
+    const first = median(rounds.map((r) => fromRequest(r, r.report.first.ms)));
+    const whole = median(rounds.map((r) => fromRequest(r, r.report.whole)));
+    const firstOpened = median(rounds.map((r) => r.report.first.ms));
+    const wholeOpened = median(rounds.map((r) => r.report.whole));
+    const request = median(rounds.map((r) => r.report.request));
     const firstParts = [...new Set(rounds.map((r) => r.report.first.part))].join(', ');
     console.log(
       `lab latency: DNS ${LATENCY.dnsMs} ms, WHOIS ${LATENCY.whoisMs} ms, each HTTP answer ${LATENCY.httpMs} ms; cold caches`,
@@ -89,10 +111,17 @@ export async function benchReport(): Promise<void> {
       `each check alone (REST, median of ${ROUNDS}): ${[...aloneMedian].map(([id, ms]) => `${id} ${ms.toFixed(0)} ms`).join(', ')}`,
     );
     console.log(
-      `report (median of ${ROUNDS}): first section ${first.toFixed(0)} ms (${firstParts}), whole ${whole.toFixed(0)} ms`,
+      `report on screen, from the operation's request (median of ${ROUNDS}): first section ${first.toFixed(0)} ms (${firstParts}), whole ${whole.toFixed(0)} ms`,
     );
-    console.log(`first section / fastest check: ${(first / fastest).toFixed(2)}× (target ≤ 1.2×)`);
-    console.log(`whole report / slowest check: ${(whole / slowest).toFixed(2)}× (target ≤ 1.2×)`);
+    console.log(
+      `from opening the address: request sent at ${request.toFixed(0)} ms, first section ${firstOpened.toFixed(0)} ms, whole ${wholeOpened.toFixed(0)} ms`,
+    );
+    console.log(
+      `first section / fastest check: ${(first / fastest).toFixed(2)}× (target ≤ 1.2×; from opening the address ${(firstOpened / fastest).toFixed(2)}×)`,
+    );
+    console.log(
+      `whole report / slowest check: ${(whole / slowest).toFixed(2)}× (target ≤ 1.2×; from opening the address ${(wholeOpened / slowest).toFixed(2)}×)`,
+    );
   } finally {
     await browser.close();
     stop();

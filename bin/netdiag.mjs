@@ -5,11 +5,18 @@
  * one bundle.
  */
 import module from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
 
 // V8's code cache for the bundle (Node 22.1 and newer; Node 20 has none): a command is a fresh process each
-// time, and compiling the service's code is most of its start-up (docs/cli.md "Performance")
-module.enableCompileCache?.();
+// time, and compiling the service's code is a large part of its start-up (docs/cli.md "Performance"). The
+// cache lives in the user's own cache directory (NODE_COMPILE_CACHE when set), not in the shared temporary
+// directory Node picks by default, where another user could have made the directory first.
+module.enableCompileCache?.(
+  process.env.NODE_COMPILE_CACHE ||
+    join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'netdiag', 'compile-cache'),
+);
 
 try {
   await buildIfStale();

@@ -15,7 +15,6 @@
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildWebAssets } from './build-web-assets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -32,7 +31,12 @@ function newestMtime(path) {
   const info = statSync(path);
   if (!info.isDirectory()) return path.endsWith('.test.ts') ? 0 : info.mtimeMs;
   let newest = info.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  // the entries' kinds come with the listing: one stat per file, none twice
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(child));
+    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(child).mtimeMs);
+  }
   return newest;
 }
 
@@ -153,6 +157,8 @@ export async function buildIfStale({ quiet = false, always = false, outDir = dis
       outdir: outDir,
     });
     // the pages' scripts, style sheets and icons, hashed and compressed before any visit
+    // loaded only to build: each run of the command (bin/netdiag.mjs) checks freshness and nothing more
+    const { buildWebAssets } = await import('./build-web-assets.mjs');
     await buildWebAssets(outDir, esbuild);
   } finally {
     await esbuild.stop();

@@ -9,7 +9,10 @@ import { redactedPath, authenticate, AuthError, type AuthOutcome } from './platf
 import type { Services } from './services.js';
 import type { ServerContext } from './graphql/context.js';
 import { createNetdiagYoga } from './graphql-server/yoga.js';
-import { type PrecompiledDocuments, precompileDocuments } from './graphql-server/plugins/use-precompiled-documents.js';
+import {
+  type PrecompiledDocuments,
+  compileDocumentsOnFirstUse,
+} from './graphql-server/plugins/use-precompiled-documents.js';
 import { MAX_OPERATION_BODY_BYTES } from './graphql-server/plugins/use-operation-limits.js';
 import { createRestHandler, REST_PREFIX, restRouteFor, toolOf } from './rest/handler.js';
 import { createJobsHandler, isJobsPath } from './rest/jobs/jobs-handler.js';
@@ -75,8 +78,9 @@ export interface App {
 }
 
 /**
- * The REST routes' documents compiled once per process (the schema is one), shared by every app made in
- * it: the warm-up's app runs the same compiled code the worker's serves with (src/warm-up/warm-up.ts).
+ * The REST routes' documents compiled once per process (the schema is one), each on its first use, shared
+ * by every app made in it: the warm-up's app runs the same compiled code the worker's serves with
+ * (src/warm-up/warm-up.ts).
  */
 let precompiledRoutes: PrecompiledDocuments | undefined;
 
@@ -86,8 +90,8 @@ export interface AppOptions {
 }
 
 export function createApp(services: Services, options: AppOptions = {}): App {
-  // Each REST route's document is compiled once (docs/architecture.md "The REST shim").
-  precompiledRoutes ??= precompileDocuments(
+  // Each REST route's document is compiled once, when first used (docs/architecture.md "The REST shim").
+  precompiledRoutes ??= compileDocumentsOnFirstUse(
     schema,
     [...restRoutes.values()].map((r) => r.document),
   );

@@ -34,21 +34,23 @@ const LOCAL_CREDITS = 1_000_000_000;
 
 /**
  * The app in this process. The configuration file is read as the service reads it (NETDIAG_CONFIG and the
- * environment), with four changes that make it a command rather than an instance: a key of its own (made
+ * environment), with the changes that make it a command rather than an instance: a key of its own (made
  * here, used in this process only), credits without a practical bound, no Redis (the ledgers and job queue
- * are the service's business), no shedding on a late event loop, and `<server.dataDir>/cli` as its data
- * directory, so that it never takes over the service's jobs (docs/cli.md "In process").
+ * are the service's business), no shedding on a late event loop, no job runner, and `<server.dataDir>/cli`
+ * as its data directory, so that it never takes over the service's jobs (docs/cli.md "In process").
  */
 export async function localTransport(
   configFile: string | null,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<Transport> {
-  const [{ buildConfig, ConfigError }, { createServices }, { createApp }, { silentLogger }] = await Promise.all([
-    import('../config.js'),
-    import('../create-services.js'),
-    import('../app.js'),
-    import('../log.js'),
-  ]);
+  const [{ buildConfig, ConfigError }, { createServices }, { createApp }, { silentLogger }, { localJobBus }] =
+    await Promise.all([
+      import('../config.js'),
+      import('../create-services.js'),
+      import('../app.js'),
+      import('../log.js'),
+      import('../jobs/job-bus.js'),
+    ]);
   let raw: Record<string, any> = {};
   if (configFile) {
     try {
@@ -74,7 +76,10 @@ export async function localTransport(
     configFile ?? 'config',
   );
   const services = await createServices(config, silentLogger);
-  const app = createApp(services);
+  // The command never submits a job (many targets run here, with bounded concurrency: ./run-many.ts): no
+  // runner here, and the job store is opened only if a job endpoint is ever asked, so the command neither
+  // opens the embedded database nor starts a runner on its way to one check (docs/cli.md "Performance").
+  const app = createApp(services, { jobs: { kind: 'elsewhere', bus: localJobBus() } });
   return {
     local: true,
     fetch(path, init = {}) {

@@ -6,9 +6,20 @@
  * command (`run`). The client keeps reconnecting in the background with a capped back-off, so an
  * instance recovers by itself when Redis comes back; `ready()` says whether it is reachable now.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { UnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
+
+/**
+ * The client library's class, loaded when a connection is made, not with this module: a process without
+ * store.redisUrl (the command, docs/cli.md "Performance") never loads it. ioredis is CommonJS: Node's
+ * import names its `Redis` export, the bundle (dist/) gives the module object as the default export, which
+ * is the class itself.
+ */
+export async function loadRedisClient(): Promise<typeof Redis> {
+  const library = await import('ioredis');
+  return library.Redis ?? (library.default as unknown as typeof Redis);
+}
 
 /** Bound on the TCP connect (and TLS handshake for rediss://). */
 export const REDIS_CONNECT_TIMEOUT_MS = 2_000;
@@ -148,6 +159,7 @@ export async function connectRedis(url: string, options: RedisConnectionOptions)
   const commandTimeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
   const connectTimeoutMs = options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS;
   const where = describeRedisUrl(url);
+  const Redis = await loadRedisClient();
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: connectTimeoutMs,

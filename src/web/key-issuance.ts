@@ -125,8 +125,11 @@ export interface DeveloperRoutes {
 
 export function createDeveloperRoutes(services: Services): DeveloperRoutes {
   const { config } = services;
-  // The route table, the schema and the costs are fixed for the process: describe them once.
-  const endpoints = describeEndpoints(restRoutes.values(), schema, (tool) => costOf(config, tool));
+  // The route table, the schema and the costs are fixed for the process: describe them once, when the page is
+  // first asked for (a process that never shows it, the command, never does).
+  let endpoints: ReturnType<typeof describeEndpoints> | undefined;
+  const endpointsOnce = () =>
+    (endpoints ??= describeEndpoints(restRoutes.values(), schema, (tool) => costOf(config, tool)));
   const allowance = { credits: config.quota.credits, windowSeconds: config.quota.windowSeconds };
   const perDay = config.auth.issuePerIpPerDay;
   const perHour = config.auth.issuePerHour;
@@ -151,7 +154,7 @@ export function createDeveloperRoutes(services: Services): DeveloperRoutes {
       }
       const body = renderDeveloperPage({
         origin: url.origin,
-        endpoints,
+        endpoints: endpointsOnce(),
         allowance,
         issuePerDay: perDay,
         formToken: mintFormToken(services.secret, services.now()),
@@ -275,7 +278,7 @@ export function createDeveloperRoutes(services: Services): DeveloperRoutes {
         renderIssuedKeyPage({
           origin: url.origin,
           key,
-          endpoints,
+          endpoints: endpointsOnce(),
           allowance,
           keysLeftForAddress: outcome.keysLeftForClient,
         }),

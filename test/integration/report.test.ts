@@ -84,6 +84,9 @@ describe('the page', () => {
     expect(scripts).toHaveLength(2);
     expect(scripts.filter((a) => /src="\/assets\/report\.[\w-]{16}\.js"/.test(a))).toHaveLength(1);
     expect(scripts.filter((a) => a.includes('type="application/json"'))).toHaveLength(1);
+    // the script starts the operation as soon as it is loaded: async, its setup before it in the head
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toMatch(/id="report-setup">[\s\S]*<\/script>\s*<script src="\/assets\/report\.[\w-]{16}\.js" async>/);
     expect(html).not.toMatch(/ style=|<style/);
     // the key field has no name: a GET form never puts it in the address
     expect(html).toMatch(/<input id="api-key" type="password"(?![^>]*name=)[^>]*>/);

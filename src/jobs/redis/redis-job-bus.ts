@@ -4,9 +4,9 @@
  * a new job at once and an event stream on any instance follows items run on another. The listening
  * connection is opened when the first listener is added (a subscribed connection can do nothing else).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from '../../log.js';
-import { REDIS_CONNECT_TIMEOUT_MS, REDIS_MAX_RECONNECT_DELAY_MS } from '../../platform/redis.js';
+import { loadRedisClient, REDIS_CONNECT_TIMEOUT_MS, REDIS_MAX_RECONNECT_DELAY_MS } from '../../platform/redis.js';
 import { isJobBusMessage, type ApiJobBus, type JobBusMessage, type JobChange, type RunnerJobBus } from '../job-bus.js';
 import { BUS_CHANNEL } from './redis-job-keys.js';
 
@@ -23,20 +23,29 @@ export function createRedisJobBus(redisUrl: string, logger: Logger): RedisJobBus
     maxRetriesPerRequest: 0,
     retryStrategy: (times: number) => Math.min(times * 100, REDIS_MAX_RECONNECT_DELAY_MS),
   };
-  const publisher = new Redis(redisUrl, options);
-  publisher.on('error', () => undefined); // the store's connection reports Redis being down
-  let subscriber: Redis | null = null;
+  // the client library is loaded with the bus, not with this module (../../platform/redis.ts)
+  const library = loadRedisClient();
+  const publisher = library.then((Redis) => {
+    const client = new Redis(redisUrl, options);
+    client.on('error', () => undefined); // the store's connection reports Redis being down
+    return client;
+  });
+  let subscriber: Promise<Redis> | null = null;
   const handlers = { submitted: new Set<(id: string) => void>(), cancel: new Set<(id: string) => void>() };
   const changes = new Set<(change: JobChange) => void>();
 
   function listen(): void {
     if (subscriber) return;
-    subscriber = new Redis(redisUrl, { ...options, enableOfflineQueue: true });
-    subscriber.on('error', () => undefined);
-    subscriber
+    subscriber = library.then((Redis) => new Redis(redisUrl, { ...options, enableOfflineQueue: true }));
+    void subscriber.then((client) => listenOn(client));
+  }
+
+  function listenOn(client: Redis): void {
+    client.on('error', () => undefined);
+    client
       .subscribe(BUS_CHANNEL)
       .catch((e: unknown) => logger.error('job_bus_subscribe_failed', { message: (e as Error).message }));
-    subscriber.on('message', (_channel: string, text: string) => {
+    client.on('message', (_channel: string, text: string) => {
       let message: unknown;
       try {
         message = JSON.parse(text);
@@ -50,7 +59,7 @@ export function createRedisJobBus(redisUrl: string, logger: Logger): RedisJobBus
   }
 
   const publish = (message: JobBusMessage) =>
-    void publisher.publish(BUS_CHANNEL, JSON.stringify(message)).catch(() => undefined);
+    void publisher.then((client) => client.publish(BUS_CHANNEL, JSON.stringify(message))).catch(() => undefined);
 
   return {
     submitted: (id) => publish({ netdiagJobs: 'submitted', id }),
@@ -70,8 +79,8 @@ export function createRedisJobBus(redisUrl: string, logger: Logger): RedisJobBus
       handlers.cancel.add(listener);
     },
     async close() {
-      subscriber?.disconnect(false);
-      publisher.disconnect(false);
+      (await subscriber)?.disconnect(false);
+      (await publisher).disconnect(false);
     },
   };
 }

@@ -5,6 +5,9 @@
  * of the report, and the operation the script runs, in a JSON block. The script and the style sheet are
  * prepared assets (src/web/assets.ts); the page allows nothing else (a strict CSP: no inline script or
  * style). Everything the checks answer is drawn by the script, as text (docs/report.md "Hostile data").
+ * The JSON block sits in the head, before the script, and the script is `async`: it starts the operation
+ * as soon as it is loaded, while the body is still being parsed, and draws once it is (docs/report.md
+ * "Performance").
  */
 import { escapeHtml } from '../developer-page.js';
 import type { WebAssets } from '../assets.js';
@@ -80,9 +83,10 @@ export function renderReportPage(options: {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${domain ? `${escapeHtml(domain)} — netdiag report` : 'netdiag report'}</title>
-<link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.url('report.css')}">
-<script src="${assets.url('report.js')}" defer></script>
+<script type="application/json" id="report-setup">${jsonInHtml(setup)}</script>
+<script src="${assets.url('report.js')}" async></script>
+<link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
 </head>
 <body>
 <a class="skip" href="#report">Skip to the report</a>
@@ -118,7 +122,6 @@ ${
 ${sections}`
     : '<p class="intro">A report runs the website, TLS, HTTP security, DNSSEC, mail and registration checks of a domain and shows each as soon as it is done. Its address can be shared: the key is never part of it.</p>'
 }
-<script type="application/json" id="report-setup">${jsonInHtml(setup)}</script>
 </main>
 </body>
 </html>

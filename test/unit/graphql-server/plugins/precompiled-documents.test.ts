@@ -1,4 +1,4 @@
-/** Fixed documents run by code compiled once at start; every other document by the general executor. */
+/** Fixed documents run by code compiled once (at start or on first use); every other document by the general executor. */
 import {
   execute,
   GraphQLNonNull,
@@ -12,6 +12,7 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import {
+  compileDocumentsOnFirstUse,
   precompileDocuments,
   usePrecompiledDocuments,
   type PrecompiledDocuments,
@@ -92,6 +93,19 @@ describe('precompiled documents', () => {
     expect(() => precompileDocuments(greetingSchema(), [noOperation])).toThrow(
       /a fixed document does not compile: Must provide an operation/,
     );
+  });
+
+  it('compile on first use: once, and a document that does not compile fails there, not before', () => {
+    const schema = greetingSchema();
+    const noOperation: DocumentNode = parse('fragment F on Query { greet(name: "x") }');
+    const lazily = compileDocumentsOnFirstUse(schema, [GREET, noOperation]);
+    const first = lazily.executorFor(GREET, schema);
+    expect(first).toBeTypeOf('function');
+    expect(lazily.executorFor(GREET, schema)).toBe(first);
+    expect(lazily.executorFor(parse('query Greet($name: String!) { greet(name: $name) fails }'), schema)).toBe(
+      undefined,
+    );
+    expect(() => lazily.executorFor(noOperation, schema)).toThrow(/a fixed document does not compile/);
   });
 
   it('run through their code in the yoga pipeline; a document sent to /graphql keeps the general executor', async () => {
