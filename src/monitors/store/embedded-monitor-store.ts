@@ -20,7 +20,7 @@ import type { EmbeddedDb } from '../../platform/embedded-db.js';
 import { chargeOutcome } from '../allowance.js';
 import { evaluateRun, type PairState } from '../evaluate.js';
 import type { MonitorEvent, NewMonitorEvent } from '../events.js';
-import { WATCH_SPECS } from '../watched/index.js';
+import { type CompiledWatchSpec, WATCH_SPECS } from '../watched/index.js';
 import type {
   BeginRun,
   CreateResult,
@@ -55,6 +55,8 @@ export interface EmbeddedMonitorStoreOptions {
   readonly keepRuns: number;
   /** monitors.keepEventsDays */
   readonly keepEventsDays: number;
+  /** each check's watched fields (the composition passes them; default: ../watched/index.ts) */
+  readonly specs?: ReadonlyMap<string, CompiledWatchSpec>;
 }
 
 /** Appended to a first key element, above every key that starts with that element ([id, …]): ids never hold \x01. */
@@ -242,7 +244,7 @@ export class EmbeddedMonitorStore implements MonitorStore {
   recordOutcome(id: string, input: OutcomeInput): Promise<{ events: MonitorEvent[]; duplicate: boolean }> {
     return this.#root.transaction(() => {
       const monitor = this.#monitors.get(id);
-      const spec = WATCH_SPECS.get(input.check);
+      const spec = (this.#options.specs ?? WATCH_SPECS).get(input.check);
       const target = monitor?.targets[input.targetIndex];
       if (!monitor || !spec || target === undefined || !monitor.checks.includes(input.check))
         return { events: [], duplicate: false };
