@@ -29,9 +29,7 @@ export type MonitorBusMessage =
 
 export function isMonitorBusMessage(message: unknown): message is MonitorBusMessage {
   const m = message as Partial<MonitorBusMessage> | null;
-  return (
-    typeof m?.id === 'string' && (m.netdiagMonitors === 'scheduled' || m.netdiagMonitors === 'events')
-  );
+  return typeof m?.id === 'string' && (m.netdiagMonitors === 'scheduled' || m.netdiagMonitors === 'events');
 }
 
 /** The side of an IPC channel a forked process holds: Node's `process`. */

@@ -53,7 +53,11 @@ export type MonitorDetail = MonitorView & { readonly state: PairStateView[] };
 export interface MonitorsPort {
   create(input: unknown, caller: MonitorsCaller): Promise<MonitorsAnswer<MonitorCreated>>;
   get(id: string, keyId: string): Promise<MonitorsAnswer<MonitorDetail>>;
-  list(keyId: string, limit: number | null, cursor: string | null): Promise<MonitorsAnswer<{ monitors: MonitorView[]; nextCursor: string | null }>>;
+  list(
+    keyId: string,
+    limit: number | null,
+    cursor: string | null,
+  ): Promise<MonitorsAnswer<{ monitors: MonitorView[]; nextCursor: string | null }>>;
   update(id: string, input: unknown, caller: MonitorsCaller): Promise<MonitorsAnswer<MonitorCreated>>;
   remove(id: string, keyId: string): Promise<MonitorsAnswer<null>>;
   runNow(id: string, keyId: string): Promise<MonitorsAnswer<MonitorView>>;
@@ -156,7 +160,12 @@ export function createMonitorOperations(options: MonitorOperationsOptions): Moni
     code: 'NOT_FOUND',
     error: `no such monitor: ${id.slice(0, 64)}`,
   });
-  const bad = (message: string): MonitorsAnswer<never> => ({ ok: false, status: 400, code: 'BAD_INPUT', error: message });
+  const bad = (message: string): MonitorsAnswer<never> => ({
+    ok: false,
+    status: 400,
+    code: 'BAD_INPUT',
+    error: message,
+  });
 
   async function view(monitor: MonitorRecord): Promise<MonitorView> {
     return monitorView(monitor, await bounded('progress', () => store().progress(monitor.id)));
@@ -258,7 +267,8 @@ export function createMonitorOperations(options: MonitorOperationsOptions): Moni
         patch = readMonitorPatch(input, { minIntervalMs });
         if (patch.notify) patch = { ...patch, notify: (await checkedNotify(patch.notify, caller.request.signal))! };
       } catch (e) {
-        if (e instanceof MonitorSubmissionError || (e instanceof NetdiagError && e.status === 400)) return bad(e.message);
+        if (e instanceof MonitorSubmissionError || (e instanceof NetdiagError && e.status === 400))
+          return bad(e.message);
         throw e;
       }
       const now = services.now();
@@ -268,7 +278,9 @@ export function createMonitorOperations(options: MonitorOperationsOptions): Moni
         // the next run `every` after the last one (or now, when that has passed)
         const progress = await bounded('progress', () => store().progress(id));
         const last = progress?.lastRunAt ? Date.parse(progress.lastRunAt) : now;
-        await bounded('schedule', () => options.schedule().upsert(id, patch.everyMs!, Math.max(now, last + patch.everyMs!)));
+        await bounded('schedule', () =>
+          options.schedule().upsert(id, patch.everyMs!, Math.max(now, last + patch.everyMs!)),
+        );
       }
       const data: MonitorCreated = {
         ...(await view(updated)),
@@ -302,7 +314,8 @@ export function createMonitorOperations(options: MonitorOperationsOptions): Moni
       let targetIndex: number | undefined;
       if (query.target !== null) {
         const index = targetIndexOf(monitor, query.target);
-        if (index === null) return bad(`target: ${JSON.stringify(query.target.slice(0, 80))} is not one of this monitor's targets`);
+        if (index === null)
+          return bad(`target: ${JSON.stringify(query.target.slice(0, 80))} is not one of this monitor's targets`);
         targetIndex = index;
       }
       if (query.check !== null && !monitor.checks.includes(query.check))
@@ -339,7 +352,7 @@ export function createMonitorOperations(options: MonitorOperationsOptions): Moni
     async follow(id, keyId, lastEventId, signal) {
       const monitor = await readOwn(id, keyId);
       if (!monitor) return notFound(id);
-      const last = lastEventId !== null && lastEventId.startsWith(`${id}.`) ? lastEventId : null;
+      const last = lastEventId?.startsWith(`${id}.`) ? lastEventId : null;
       const stream = await hub.open(id, keyId, last, signal);
       if (stream === 'too-many')
         return {

@@ -192,7 +192,8 @@ export function createMonitorRun(deps: MonitorRunDeps): (due: DueRun) => Promise
     } finally {
       slots.remove(items);
     }
-    if (failures > 0) throw new Error(`monitor ${monitor.id}: ${failures} items were not committed; the run goes on later`);
+    if (failures > 0)
+      throw new Error(`monitor ${monitor.id}: ${failures} items were not committed; the run goes on later`);
     await store.finishRun(monitor.id, runId, new Date(services.now()));
   };
 }

@@ -159,8 +159,7 @@ export function createMonitorsHandler(monitors: MonitorsPort) {
         headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
       });
     if (!path) return notFound();
-    if (method !== 'GET')
-      return new Response(null, { status: 405, headers: { allow: 'GET' } });
+    if (method !== 'GET') return new Response(null, { status: 405, headers: { allow: 'GET' } });
     const found = await monitors.badge(path.id, path.check, url.searchParams.get('target'));
     if (!found) return notFound();
     const headers = {
@@ -169,8 +168,7 @@ export function createMonitorsHandler(monitors: MonitorsPort) {
       etag: found.etag,
     };
     const match = request.headers.get('if-none-match');
-    if (match !== null && match.split(',').some((tag) => tag.trim() === found.etag))
-      return new Response(null, { status: 304, headers });
+    if (match?.split(',').some((tag) => tag.trim() === found.etag)) return new Response(null, { status: 304, headers });
     return new Response(request.method === 'HEAD' ? null : found.svg, {
       status: 200,
       headers: { ...headers, 'content-type': BADGE_CONTENT_TYPE },

@@ -63,7 +63,11 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 
 const monitorOf = async (id: string) => (await json(`/api/v1/monitors/${id}`)).body.data;
 const untilRuns = (id: string, runs: number) =>
-  until(`${runs} runs of ${id}`, () => monitorOf(id), (m) => m.runs >= runs && m.state.every((s: any) => s.lastRunAt !== null) && isSettled(m));
+  until(
+    `${runs} runs of ${id}`,
+    () => monitorOf(id),
+    (m) => m.runs >= runs && m.state.every((s: any) => s.lastRunAt !== null) && isSettled(m),
+  );
 /** every pair has run in the last run (its lastRunAt at or after the monitor's) */
 const isSettled = (m: any) => m.state.every((s: any) => s.lastRunAt !== null && s.lastRunAt >= m.lastRunAt);
 
@@ -74,7 +78,11 @@ async function create(body: Record<string, unknown>, key?: string) {
 describe('POST /api/v1/monitors', () => {
   it('creates with 201, Location and the contract fields, runs at once and charges cost × targets × checks', async () => {
     const before = Number((await h.call('/api/v1/mx-lookup?domain=name9.test')).headers.get('ratelimit-remaining'));
-    const { response, body } = await create({ name: 'mail', checks: ['mx-lookup'], targets: ['name1.test', 'name2.test'] });
+    const { response, body } = await create({
+      name: 'mail',
+      checks: ['mx-lookup'],
+      targets: ['name1.test', 'name2.test'],
+    });
     expect(response.status).toBe(201);
     const id = body.data.id;
     expect(id).toMatch(/^mon_[A-Za-z0-9_-]{22}$/);
@@ -88,7 +96,11 @@ describe('POST /api/v1/monitors', () => {
       public: false,
       createdAt: expect.any(String),
       nextRunAt: expect.any(String),
-      links: { self: `/api/v1/monitors/${id}`, history: `/api/v1/monitors/${id}/history`, events: `/api/v1/monitors/${id}/events` },
+      links: {
+        self: `/api/v1/monitors/${id}`,
+        history: `/api/v1/monitors/${id}/history`,
+        events: `/api/v1/monitors/${id}/events`,
+      },
     });
     expect(body.data.links.badge).toBeUndefined();
     const monitor = await untilRuns(id, 1);
@@ -117,10 +129,18 @@ describe('POST /api/v1/monitors', () => {
     expect(unknown.body.error).toContain('checks[0]');
     const short = await create({ checks: ['mx-lookup'], targets: ['name1.test'], every: '500s', warnDays: 0 });
     expect(short.response.status).toBe(400);
-    const http = await create({ checks: ['mx-lookup'], targets: ['name1.test'], notify: { webhook: 'http://good.lab.test/' } });
+    const http = await create({
+      checks: ['mx-lookup'],
+      targets: ['name1.test'],
+      notify: { webhook: 'http://good.lab.test/' },
+    });
     expect(http.response.status).toBe(400);
     expect(http.body.error).toContain('notify.webhook');
-    const guarded = await create({ checks: ['mx-lookup'], targets: ['name1.test'], notify: { webhook: 'https://10.0.0.1/' } });
+    const guarded = await create({
+      checks: ['mx-lookup'],
+      targets: ['name1.test'],
+      notify: { webhook: 'https://10.0.0.1/' },
+    });
     expect(guarded.response.status).toBe(400);
     expect(guarded.body.error).toContain('notify.webhook');
   });
@@ -207,14 +227,27 @@ describe('changes between runs', () => {
     expect(again!.id).toBe(`${id}.1`);
 
     // the webhook: the event as JSON, signed over "<timestamp>.<body>", with its id
-    const delivered = await until('the webhook', async () => received.filter((r) => r.headers['x-netdiag-event-id'] === `${id}.1`), (r) => r.length > 0);
+    const delivered = await until(
+      'the webhook',
+      async () => received.filter((r) => r.headers['x-netdiag-event-id'] === `${id}.1`),
+      (r) => r.length > 0,
+    );
     const { headers, body: sentBody } = delivered[0]!;
     expect(JSON.parse(sentBody)).toEqual(events[0]);
     const timestamp = headers['x-netdiag-timestamp'] as string;
     const expected = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${sentBody}`).digest('hex')}`;
     expect(headers['x-netdiag-signature']).toBe(expected);
-    const monitor = await until('the delivery recorded', () => monitorOf(id), (m) => m.notify.status === 'ok');
-    expect(monitor.notify).toEqual({ webhook: `https://good.lab.test:${hookPort}/hook`, status: 'ok', lastError: null, failedEvents: 0 });
+    const monitor = await until(
+      'the delivery recorded',
+      () => monitorOf(id),
+      (m) => m.notify.status === 'ok',
+    );
+    expect(monitor.notify).toEqual({
+      webhook: `https://good.lab.test:${hookPort}/hook`,
+      status: 'ok',
+      lastError: null,
+      failedEvents: 0,
+    });
   });
 });
 
