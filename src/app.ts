@@ -104,6 +104,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const yoga = createNetdiagYoga(services, {
     precompiled,
     jobs: () => jobs.port,
+    monitors: () => monitors.port,
     renderGraphiQL: graphiqlPage(assets),
   });
   const rest = createRestHandler(yoga, services);

@@ -23,16 +23,31 @@ interface Stream {
   readonly keyId: string;
   /** the id of the last event sent; null: none yet (the stream starts after the newest) */
   last: string | null;
-  write(text: string): void;
+  deliver(event: MonitorEvent): void;
+  keepAlive(): void;
+}
+
+/** What a follower is handed: each event in order, and a beat now and then while none comes. */
+export interface Follower {
+  deliver(event: MonitorEvent): void;
+  keepAlive?(): void;
 }
 
 export interface MonitorEventHub {
+  /** an SSE body (GET …/events) */
   open(
     monitorId: string,
     keyId: string,
     lastEventId: string | null,
     signal: AbortSignal,
   ): Promise<ReadableStream<Uint8Array> | 'too-many'>;
+  /** the events as they come, for the GraphQL subscription; ends when `signal` aborts */
+  subscribe(
+    monitorId: string,
+    keyId: string,
+    lastEventId: string | null,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<MonitorEvent> | 'too-many'>;
   readonly size: number;
   close(): void;
 }
@@ -81,7 +96,7 @@ export function createMonitorEventHub(options: {
     }
     for (;;) {
       const page = await options.store().events(monitorId, { limit: READ_BATCH, since: stream.last });
-      for (const event of page.items) stream.write(formatEvent(event));
+      for (const event of page.items) stream.deliver(event);
       if (page.items.length > 0) stream.last = page.items.at(-1)!.id;
       if (page.nextCursor === null) return;
     }
@@ -91,67 +106,140 @@ export function createMonitorEventHub(options: {
     if (following.has(monitorId)) void readFor(monitorId);
   });
   const keepAlive = setInterval(() => {
-    for (const set of following.values()) for (const stream of set) stream.write(': keep-alive\n\n');
+    for (const set of following.values()) for (const stream of set) stream.keepAlive();
     for (const monitorId of following.keys()) void readFor(monitorId);
   }, KEEP_ALIVE_MS);
   keepAlive.unref();
 
+  /**
+   * Follows `monitorId` for `keyId` until `signal` aborts or `close` is called: the events after
+   * `lastEventId` first, then each as it is committed. 'too-many' past the key's streams.
+   */
+  async function follow(
+    monitorId: string,
+    keyId: string,
+    lastEventId: string | null,
+    signal: AbortSignal,
+    follower: Follower,
+    onClose: () => void,
+  ): Promise<'too-many' | (() => void)> {
+    if ((perKey.get(keyId) ?? 0) >= options.maxStreamsPerKey) return 'too-many';
+    perKey.set(keyId, (perKey.get(keyId) ?? 0) + 1);
+    size++;
+    let closed = false;
+    const stream: Stream = {
+      keyId,
+      last: lastEventId,
+      deliver: (event) => !closed && follower.deliver(event),
+      keepAlive: () => !closed && follower.keepAlive?.(),
+    };
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      closers.delete(close);
+      signal.removeEventListener('abort', close);
+      following.get(monitorId)?.delete(stream);
+      if (following.get(monitorId)?.size === 0) following.delete(monitorId);
+      perKey.set(keyId, perKey.get(keyId)! - 1);
+      if (perKey.get(keyId) === 0) perKey.delete(keyId);
+      size--;
+      onClose();
+    };
+    closers.add(close);
+    signal.addEventListener('abort', close, { once: true });
+    // the first read (a resume's events, or the newest id) before the stream joins the followers
+    try {
+      await catchUp(monitorId, stream);
+    } catch (e) {
+      close();
+      throw e;
+    }
+    let set = following.get(monitorId);
+    if (!set) {
+      set = new Set();
+      following.set(monitorId, set);
+    }
+    set.add(stream);
+    // what was committed between the first read and joining
+    void readFor(monitorId);
+    return close;
+  }
+
   return {
     async open(monitorId, keyId, lastEventId, signal) {
-      if ((perKey.get(keyId) ?? 0) >= options.maxStreamsPerKey) return 'too-many';
-      perKey.set(keyId, (perKey.get(keyId) ?? 0) + 1);
-      size++;
       let controller!: ReadableStreamDefaultController<Uint8Array>;
-      let closed = false;
-      const stream: Stream = {
-        keyId,
-        last: lastEventId,
-        write(text) {
-          if (!closed) controller.enqueue(encoder.encode(text));
-        },
+      let ended = false;
+      const write = (text: string) => {
+        if (!ended) controller.enqueue(encoder.encode(text));
       };
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        closers.delete(close);
-        following.get(monitorId)?.delete(stream);
-        if (following.get(monitorId)?.size === 0) following.delete(monitorId);
-        perKey.set(keyId, perKey.get(keyId)! - 1);
-        if (perKey.get(keyId) === 0) perKey.delete(keyId);
-        size--;
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client
-        }
-      };
+      let close: (() => void) | undefined;
       const body = new ReadableStream<Uint8Array>({
         start(c) {
           controller = c;
+          c.enqueue(encoder.encode(': monitor events\n\n'));
         },
         cancel() {
-          close();
+          close?.();
         },
       });
-      closers.add(close);
-      signal.addEventListener('abort', close, { once: true });
-      // the first read (a resume's events, or the newest id) before the stream joins the followers
-      stream.write(': monitor events\n\n');
-      try {
-        await catchUp(monitorId, stream);
-      } catch (e) {
-        close();
-        throw e;
-      }
-      let set = following.get(monitorId);
-      if (!set) {
-        set = new Set();
-        following.set(monitorId, set);
-      }
-      set.add(stream);
-      // what was committed between the first read and joining
-      void readFor(monitorId);
+      const followed = await follow(
+        monitorId,
+        keyId,
+        lastEventId,
+        signal,
+        { deliver: (event) => write(formatEvent(event)), keepAlive: () => write(': keep-alive\n\n') },
+        () => {
+          if (ended) return;
+          ended = true;
+          try {
+            controller.close();
+          } catch {
+            // already closed by the client
+          }
+        },
+      );
+      if (followed === 'too-many') return followed;
+      close = followed;
       return body;
+    },
+    async subscribe(monitorId, keyId, lastEventId, signal) {
+      const queue: MonitorEvent[] = [];
+      let wake: (() => void) | null = null;
+      let ended = false;
+      const followed = await follow(
+        monitorId,
+        keyId,
+        lastEventId,
+        signal,
+        {
+          deliver(event) {
+            queue.push(event);
+            wake?.();
+          },
+        },
+        () => {
+          ended = true;
+          wake?.();
+        },
+      );
+      if (followed === 'too-many') return followed;
+      const close = followed;
+      return {
+        async *[Symbol.asyncIterator]() {
+          try {
+            for (;;) {
+              while (queue.length > 0) yield queue.shift()!;
+              if (ended) return;
+              await new Promise<void>((resolve) => {
+                wake = resolve;
+              });
+              wake = null;
+            }
+          } finally {
+            close();
+          }
+        },
+      };
     },
     get size() {
       return size;

@@ -77,6 +77,13 @@ export interface MonitorsPort {
     lastEventId: string | null,
     signal: AbortSignal,
   ): Promise<MonitorsAnswer<ReadableStream<Uint8Array>>>;
+  /** the events as they come (the GraphQL subscription `monitorEvents`) */
+  subscribe(
+    id: string,
+    keyId: string,
+    lastEventId: string | null,
+    signal: AbortSignal,
+  ): Promise<MonitorsAnswer<AsyncIterable<MonitorEvent>>>;
   /** the badge of a public monitor's check; null: 404 (unknown, not public, not one of its checks) */
   badge(
     id: string,
@@ -104,6 +111,7 @@ export function unavailableMonitors(message: string): MonitorsPort {
     history: no,
     events: no,
     follow: no,
+    subscribe: no,
     badge: async () => null,
   };
 }
@@ -165,6 +173,14 @@ export function createMonitorOperations(options: MonitorOperationsOptions): Moni
     status: 400,
     code: 'BAD_INPUT',
     error: message,
+  });
+
+  const tooManyStreams = (): MonitorsAnswer<never> => ({
+    ok: false,
+    status: 429,
+    code: 'STREAM_LIMIT',
+    error: `this key has ${config.jobs.maxStreamsPerKey} event streams open here, the most it may have (jobs.maxStreamsPerKey); close one first`,
+    headers: { 'retry-after': '5' },
   });
 
   async function view(monitor: MonitorRecord): Promise<MonitorView> {
@@ -354,15 +370,15 @@ export function createMonitorOperations(options: MonitorOperationsOptions): Moni
       if (!monitor) return notFound(id);
       const last = lastEventId?.startsWith(`${id}.`) ? lastEventId : null;
       const stream = await hub.open(id, keyId, last, signal);
-      if (stream === 'too-many')
-        return {
-          ok: false,
-          status: 429,
-          code: 'STREAM_LIMIT',
-          error: `this key has ${config.jobs.maxStreamsPerKey} event streams open here, the most it may have (jobs.maxStreamsPerKey); close one first`,
-          headers: { 'retry-after': '5' },
-        };
-      return { ok: true, data: stream };
+      return stream === 'too-many' ? tooManyStreams() : { ok: true, data: stream };
+    },
+
+    async subscribe(id, keyId, lastEventId, signal) {
+      const monitor = await readOwn(id, keyId);
+      if (!monitor) return notFound(id);
+      const last = lastEventId?.startsWith(`${id}.`) ? lastEventId : null;
+      const events = await hub.subscribe(id, keyId, last, signal);
+      return events === 'too-many' ? tooManyStreams() : { ok: true, data: events };
     },
 
     async badge(id, check, target) {
