@@ -129,7 +129,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       (options.jobs?.kind === 'elsewhere'
         ? { kind: 'elsewhere' }
         : { kind: 'here', interactiveBusy: () => services.admission.state().inFlight > jobRequests + monitorRequests }),
-    // each check's watched fields (docs/monitors.md "What is watched")
+    // each check's watched fields (docs/monitors.md "What each check watches")
     specs: WATCH_SPECS,
   });
   const monitorsHandler = createMonitorsHandler(monitors.port);
