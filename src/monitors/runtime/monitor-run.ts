@@ -30,6 +30,9 @@ import type { MonitorStore } from '../store/monitor-store.js';
 import type { MonitorRecord } from '../store/records.js';
 import { runOutcomeOf } from './item-outcome.js';
 
+/** Outcomes of one run waiting for their commit at most. */
+const MAX_PENDING_COMMITS = 64;
+
 export interface MonitorRunDeps {
   readonly store: MonitorStore;
   readonly tools: JobTools;
@@ -164,6 +167,25 @@ export function createMonitorRun(deps: MonitorRunDeps): (due: DueRun) => Promise
         failures++;
         return;
       }
+      // committed apart from the slot, which goes to the next item at once: a commit waits for the
+      // database's flush, and the commits of items finishing together are flushed together
+      // (bounded: past MAX_PENDING_COMMITS the slot waits for one, so answers never pile up in memory)
+      while (commits.size >= MAX_PENDING_COMMITS) await Promise.race(commits);
+      const pending: Promise<void> = commit(targetIndex, check, result, tool?.cost ?? 0)
+        .catch((e: unknown) => {
+          failures++;
+          logger.error('monitor_item_failed', { monitorId: monitor.id, targetIndex, check, message: (e as Error).message });
+        })
+        .finally(() => commits.delete(pending));
+      commits.add(pending);
+    };
+    const commits = new Set<Promise<void>>();
+    const commit = async (
+      targetIndex: number,
+      check: string,
+      result: Awaited<ReturnType<NonNullable<ReturnType<JobTools['get']>>['run']>>,
+      cost: number,
+    ) => {
       const committed = await store.recordOutcome(monitor.id, {
         runId,
         targetIndex,
@@ -172,9 +194,9 @@ export function createMonitorRun(deps: MonitorRunDeps): (due: DueRun) => Promise
         outcome: runOutcomeOf(result),
       });
       if (committed.events.length > 0) published(monitor.id);
-      if (result.refund && chargeId !== null && tool && !committed.duplicate)
+      if (result.refund && chargeId !== null && cost > 0 && !committed.duplicate)
         await quota
-          .refund(monitor.keyId, chargeId, tool.cost)
+          .refund(monitor.keyId, chargeId, cost)
           .catch((e: unknown) =>
             logger.error('monitor_refund_failed', { monitorId: monitor.id, message: (e as Error).message }),
           );
@@ -192,6 +214,7 @@ export function createMonitorRun(deps: MonitorRunDeps): (due: DueRun) => Promise
     } finally {
       slots.remove(items);
     }
+    await Promise.all(commits);
     if (failures > 0)
       throw new Error(`monitor ${monitor.id}: ${failures} items were not committed; the run goes on later`);
     await store.finishRun(monitor.id, runId, new Date(services.now()));
