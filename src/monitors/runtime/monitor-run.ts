@@ -174,7 +174,12 @@ export function createMonitorRun(deps: MonitorRunDeps): (due: DueRun) => Promise
       const pending: Promise<void> = commit(targetIndex, check, result, tool?.cost ?? 0)
         .catch((e: unknown) => {
           failures++;
-          logger.error('monitor_item_failed', { monitorId: monitor.id, targetIndex, check, message: (e as Error).message });
+          logger.error('monitor_item_failed', {
+            monitorId: monitor.id,
+            targetIndex,
+            check,
+            message: (e as Error).message,
+          });
         })
         .finally(() => commits.delete(pending));
       commits.add(pending);

@@ -3,7 +3,8 @@
  * lab; after its baseline run the lab's answers change for every target, a run starts, and the job worker
  * (where runs happen) is killed with SIGKILL half-way. The primary starts a new one, which resumes the run:
  * every pair's second outcome is committed once, each change makes exactly one `changed` event (ids
- * unique and in order), items that were running run at most once more, and the run is charged once.
+ * unique and in order), items that were running or waiting for their commit run at most once more, and the
+ * run is charged once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobWorkerOf, killHard, startService } from '../../helpers/process.js';
@@ -100,7 +101,8 @@ describe('a monitor run survives a crash of the job worker', { timeout: 120_000 
       // at most once more: each target asked once in the second run, or twice if it was running at the kill
       const asked = targets.map((t) => lab.countQueries(t, 'MX'));
       expect(asked.every((n) => n === 1 || n === 2)).toBe(true);
-      expect(asked.filter((n) => n === 2).length).toBeLessThanOrEqual(CONCURRENCY);
+      // (the items running, and those finished whose outcome was waiting for its commit: at most 64)
+      expect(asked.filter((n) => n === 2).length).toBeLessThanOrEqual(CONCURRENCY + 64);
       // two runs charged, each once; the probe adds its own price
       const probe = await fetch(`${base}/api/v1/mx-lookup?domain=m0.test`, { headers: { 'x-api-key': KEY } });
       expect(Number(probe.headers.get('ratelimit-remaining'))).toBe(CREDITS - 2 * N * COST - COST);
