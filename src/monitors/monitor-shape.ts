@@ -1,6 +1,6 @@
 /**
- * The shapes of the monitors' answers, declared once for the OpenAPI document (docs/contract/monitors.md
- * (its endpoints); src/rest/monitors/monitors-openapi.ts takes their JSON Schema, as jobs do,
+ * The shapes of the monitors' answers, declared once for the OpenAPI document (the endpoints of
+ * docs/contract/monitors.md; src/rest/monitors/monitors-openapi.ts takes their JSON Schema, as jobs do,
  * src/jobs/job-shape.ts). The TypeScript types the answers are built with (./views.ts, ./events.ts,
  * ./store/records.ts) are checked to have the same fields (`SHAPES_MATCH` below), so the two cannot drift apart.
  * Each schema that is a named component is registered in `MONITOR_SCHEMAS` under that name.

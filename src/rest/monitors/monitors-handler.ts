@@ -1,6 +1,7 @@
 /**
- * The monitor endpoints under /api/v1/monitors and the badges under /badge (docs/contract/monitors.md
- * (its endpoints)): an adapter of the monitors' port (src/monitors/runtime/monitor-operations.ts) to HTTP.
+ * The monitor endpoints under /api/v1/monitors and the badges under /badge (the endpoints of
+ * docs/contract/monitors.md): an adapter of the monitors' port
+ * (src/monitors/runtime/monitor-operations.ts) to HTTP.
  * JSON answers are in the v1 envelope (meta.tool "monitors"); the event stream (SSE) and the badge (SVG)
  * are not. A store that does not answer is a 503 with Retry-After.
  */
@@ -15,7 +16,7 @@ import { readJsonBody } from '../jobs/read-json-body.js';
 const TOOL = 'monitors';
 export const MONITORS_PATH = '/api/v1/monitors';
 export const BADGE_PREFIX = '/badge/';
-/** a monitor's body is at most 1 MiB (docs/contract/monitors.md (its endpoints)) */
+/** a monitor's body is at most 1 MiB (docs/contract/monitors.md, its endpoints) */
 export const MAX_MONITOR_BYTES = 1024 * 1024;
 /** a monitor's fields, targets (texts or objects of a few parameters) and the shared parameters */
 const BODY_BOUNDS = { maxMembers: 64, maxDepth: 4 };

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI description of the monitor endpoints and the badge (docs/contract/monitors.md (its endpoints)),
+ * The OpenAPI description of the monitor endpoints and the badge (docs/contract/monitors.md, its endpoints),
  * merged into the document src/rest/openapi.ts builds. The schemas are the JSON Schema of the monitors'
  * shapes (src/monitors/monitor-shape.ts, `z.toJSONSchema`), as the jobs' are (../jobs/jobs-openapi.ts);
  * what is written here is the list of endpoints: their methods, parameters and answers.

@@ -1,5 +1,5 @@
 /**
- * The monitor endpoints over a real socket (docs/contract/monitors.md (its endpoints)), against the loopback
+ * The monitor endpoints over a real socket (docs/contract/monitors.md, its endpoints), against the loopback
  * DNS lab: create, validation, ownership, run now, scheduled runs, history, events (JSON and SSE with
  * resume), the webhook (signature, event id, order), the badge, pause and resume on the allowance, delete.
  */
