@@ -4,6 +4,7 @@
  * resume), the webhook (signature, event id, order), the badge, pause and resume on the allowance, delete.
  */
 import { createHmac } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -248,6 +249,36 @@ describe('changes between runs', () => {
       lastError: null,
       failedEvents: 0,
     });
+  });
+});
+
+describe('changes of a page and a header', () => {
+  it('make exactly one changed event each, naming the title and the header', async () => {
+    let version = 1;
+    const site = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html', 'x-version': String(version) });
+      response.end(`<html><head><title>page ${version}</title></head><body></body></html>`);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+      const { body } = await create({ checks: ['open-graph-checker', 'http-headers'], targets: [url] });
+      const id = body.data.id;
+      await untilRuns(id, 1);
+      version = 2;
+      await json(`/api/v1/monitors/${id}/run`, { method: 'POST' });
+      await untilRuns(id, 2);
+      const events = (await json(`/api/v1/monitors/${id}/events`)).body.data.events;
+      const byCheck = Object.fromEntries(events.map((e: any) => [e.check, e]));
+      expect(events).toHaveLength(2);
+      expect(byCheck['open-graph-checker']).toMatchObject({ kind: 'changed', target: url });
+      expect(byCheck['open-graph-checker'].changes).toEqual([{ path: 'title', before: 'page 1', after: 'page 2' }]);
+      expect(byCheck['http-headers'].changes.map((c: any) => c.path)).toEqual([expect.stringContaining('x-version')]);
+      expect(byCheck['http-headers'].changes[0]).toMatchObject({ before: '1', after: '2' });
+    } finally {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 });
 
