@@ -6,7 +6,7 @@
  * - each scheduled run's duration (the last pair's commit after the run's charge), within its interval;
  * - the run's throughput against the jobs' (target ≥ 0.8×);
  * - the job worker's CPU time for a run against the jobs' for the same items: the difference is what
- *   scheduling, committing, diffing and evaluating cost (target < 10 % of the run's CPU);
+ *   scheduling, committing, diffing and evaluating cost (the target: under a tenth of the run's CPU);
  * - sequential interactive dns-lookup calls of another key, without and during a run: the ratio of the
  *   p95s (target < 1.5×).
  * Figures on a shared machine are rough.
