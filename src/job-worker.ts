@@ -80,7 +80,7 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
     { restRoutes },
     { createRestJobTools },
     { startJobRunner },
-    { startMonitorRunner },
+    { openMonitorBackend, startMonitorRunner },
     { WATCH_SPECS },
   ] = await Promise.all([
     import('./create-services.js'),
@@ -109,10 +109,13 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
   );
   const yoga = createNetdiagYoga(services, { precompiled });
   const tools = createRestJobTools(yoga, services);
+  // The monitors' named databases are opened before the job runner starts writing: opening one waits for
+  // the environment's write lock, which a job's synchronous writes in this process hold in turn.
+  const monitorBackend = openMonitorBackend(services, WATCH_SPECS);
   const running = await startJobRunner({ services, tools, bus });
   runner = running;
   // monitors' runs, schedule and webhooks run here too (docs/monitors.md "Where monitors run")
-  monitorRunner = await startMonitorRunner({ services, tools, bus: monitorBus, specs: WATCH_SPECS });
+  monitorRunner = await startMonitorRunner({ services, tools, bus: monitorBus, backend: monitorBackend });
   services.metrics.watchJobs(() => running.stats(), config.store.redisUrl !== null);
   logger.info('job_worker', { pid: process.pid, ms: Math.round(performance.now() - started) });
   channel.send({ netdiagWorker: 'ready' });

@@ -56,7 +56,6 @@ export function createMonitorsApi(options: {
           services,
           tools,
           bus: local,
-          specs,
           backend,
           ...(place.interactiveBusy ? { interactiveBusy: place.interactiveBusy } : {}),
         })
@@ -86,26 +85,28 @@ export function createMonitorsApi(options: {
   };
 }
 
+/** The runner's store and schedule (their databases opened now), or null where monitors are not run (Redis mode). */
+export function openMonitorBackend(
+  services: Services,
+  specs: ReadonlyMap<string, CompiledWatchSpec>,
+): MonitorBackend | null {
+  const outcome = createMonitorBackend(services, { specs });
+  if (outcome.ok) return outcome.backend;
+  services.logger.warn('monitors_not_run', { message: outcome.message });
+  return null;
+}
+
 /** The runner (the job worker, or beside the API in one process). */
 export async function startMonitorRunner(options: {
   services: Services;
   tools: JobTools;
   bus: RunnerMonitorBus;
-  specs: ReadonlyMap<string, CompiledWatchSpec>;
+  backend: MonitorBackend | null;
   interactiveBusy?: () => boolean;
-  backend?: MonitorBackend;
 }): Promise<MonitorRunner> {
-  const { services, tools, bus } = options;
+  const { services, tools, bus, backend } = options;
   const { logger } = services;
-  let backend = options.backend;
-  if (!backend) {
-    const outcome = createMonitorBackend(services, { specs: options.specs });
-    if (!outcome.ok) {
-      logger.warn('monitors_not_run', { message: outcome.message });
-      return { stop: async () => {} };
-    }
-    backend = outcome.backend;
-  }
+  if (!backend) return { stop: async () => {} };
   const { store, schedule } = backend;
   const stopping = new AbortController();
   const slots = createItemSlots(
