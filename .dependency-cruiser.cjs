@@ -13,7 +13,8 @@
  *                   the job fields
  *   checks/         one folder per check (rules, run, declaration, object types), shared code per family
  *   monitors/       diffs, events, badges and the monitors' store over the checks' watch specs, given as data
- *                   (graphql-server/watch-specs.ts): plain data, the foundation and embedded-db
+ *                   (graphql-server/watch-specs.ts): plain data, the foundation and embedded-db;
+ *                   monitors/runtime/ runs them beside jobs (the jobs' tool port, slots and signed delivery)
  *   graphql-server/ the schema assembled from every declaration, yoga and its plugins
  *   rest/           the v1 shim over the GraphQL pipeline
  *   web/            pages and endpoints around the API (developer page, key issuance, health)
@@ -58,8 +59,9 @@ module.exports = {
     forbid('graphql-server-below-rest', 'the schema does not know the REST shim or the pages', '^src/graphql-server/', '^src/(rest|web)/|' + top),
     forbid('rest-below-web', 'the REST shim does not know the pages', '^src/rest/', '^src/web/|' + top),
     forbid('web-below-top', 'pages do not know the composition root', '^src/web/', top),
-    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: the schema and its checks would cost it a worker's memory (docs/performance.md \"Measured reasons behind design choices\")", '^src/cluster/', '^src/(loaders|graphql|checks|graphql-server|rest|web)/|^src/(app|create-services|http-server|job-worker)[.]ts$|^src/jobs/(?!job-bus[.]ts$)'),
-    forbid('monitors-read-plain-data', 'monitors/ diffs, judges and stores plain JSON answers: the foundation and the embedded database, nothing of the checks, schema or routes that produce the answers', '^src/monitors/', `^src/(probes|loaders|graphql|checks|graphql-server|rest|web|jobs)/|^src/platform/(?!embedded-db[.]ts$)|${services}|${top}`),
+    forbid('cluster-stays-light', "the primary holds ledgers and forks workers: the schema and its checks would cost it a worker's memory (docs/performance.md \"Measured reasons behind design choices\")", '^src/cluster/', '^src/(loaders|graphql|checks|graphql-server|rest|web)/|^src/(app|create-services|http-server|job-worker)[.]ts$|^src/jobs/(?!job-bus[.]ts$)|^src/monitors/(?!runtime/monitor-bus[.]ts$)'),
+    forbid('monitors-read-plain-data', 'monitors/ diffs, judges and stores plain JSON answers: the foundation and the embedded database, nothing of the checks, schema or routes that produce the answers (runtime/ runs them)', '^src/monitors/(?!runtime/)', `^src/(probes|loaders|graphql|checks|graphql-server|rest|web|jobs)/|^src/platform/(?!embedded-db[.]ts$)|${services}|${top}`),
+    forbid('monitors-runtime-beside-jobs', "monitors/runtime/ runs monitors as jobs run items: jobs' tool port, slots and signed delivery, the platform and services; nothing of the checks, schema or routes", '^src/monitors/runtime/', `^src/(probes|loaders|graphql|checks|graphql-server|rest|web)/|${top}`),
     forbid('monitors-above-platform', 'monitors/ sits beside graphql-server/ and rest/, which will use it; the layers below do not know it', `${foundation}|^src/(probes|platform|loaders|checks)/`, '^src/monitors/'),
     {
       name: 'report-client-runs-in-browsers',

@@ -18,6 +18,7 @@ import { benchHttpRating } from './http-rating.js';
 import { benchJobs } from './jobs.js';
 import { benchJobsHostile } from './jobs-hostile.js';
 import { benchMonitorsStore } from './monitors-store.js';
+import { benchMonitors } from './monitors.js';
 import { benchReport } from './report.js';
 import { benchCli } from './cli.js';
 
@@ -33,6 +34,7 @@ await benchHttpRating();
 await benchJobs();
 await benchJobsHostile();
 await benchMonitorsStore();
+await benchMonitors();
 await benchMailhealth();
 await benchReport();
 await benchCli();

@@ -784,6 +784,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The key's monitors, newest first (free) */
+        get: operations["listMonitors"];
+        put?: never;
+        /**
+         * Create a monitor (each run costs the checks’ prices × targets)
+         * @description Validates every target for every check, then schedules the monitor; its first run starts at once. 1 to 1000 targets, every at least 15m; 20 monitors and 5000 target × check pairs per key. Body at most 1 MiB.
+         */
+        post: operations["createMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A monitor and the state of each target × check (free) */
+        get: operations["getMonitor"];
+        put?: never;
+        post?: never;
+        /** Delete a monitor: no run starts after it (free) */
+        delete: operations["deleteMonitor"];
+        options?: never;
+        head?: never;
+        /** Change name, every, notify, warnDays, paused or public (free) */
+        patch: operations["updateMonitor"];
+        trace?: never;
+    };
+    "/api/v1/monitors/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One run now (charged as any run), then the schedule continues */
+        post: operations["runMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Runs, newest first (free)
+         * @description The last 100 runs per target × check are kept.
+         */
+        get: operations["monitorHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events as JSON, or as server-sent events with Accept: text/event-stream (free)
+         * @description Kept 90 days. As SSE: `event: monitor`, `id` the event's id (the schema MonitorEvent); Last-Event-ID resumes; at most 10 streams per key and process.
+         */
+        get: operations["monitorEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/badge/{id}/{check}.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A public monitor's badge (no key, no credits, never starts a run) */
+        get: operations["monitorBadge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3000,6 +3114,190 @@ export interface components {
             meta: {
                 /** @constant */
                 tool?: "jobs";
+                /** @constant */
+                version?: "v1";
+            };
+        };
+        Monitor: {
+            /** @description mon_ and 22 characters */
+            id: string;
+            name: string;
+            /** @description the tools, presets expanded */
+            checks: string[];
+            /** @description how many targets */
+            targets: number;
+            /** @description a duration: 30s, 15m, 6h, 1d */
+            every: string;
+            /** @description paused by PATCH, or by an allowance that did not cover the last run */
+            paused: boolean;
+            public: boolean;
+            warnDays: number;
+            /** Format: date-time */
+            createdAt: string;
+            lastRunAt: string | null;
+            nextRunAt: string | null;
+            /** @description runs started (charged) */
+            runs: number;
+            notify: {
+                webhook: string;
+                /** @description idle, ok or failing */
+                status: string;
+                lastError: string | null;
+                failedEvents: number;
+            } | null;
+            links: {
+                self: string;
+                history: string;
+                events: string;
+                /** @description a public monitor only */
+                badge?: string;
+            };
+            /** @description the webhook's signing secret: in the 201 only */
+            secret?: string;
+        };
+        MonitorPairState: {
+            /** @description a text (each check's main parameter) or an object of parameters */
+            target: string | {
+                [key: string]: string;
+            };
+            check: string;
+            /** @enum {string} */
+            status: "ok" | "info" | "warning" | "critical" | "error" | "pending";
+            summary: string;
+            /** @description a rating's letter, else null */
+            grade: string | null;
+            lastRunAt: string | null;
+            lastChangeAt: string | null;
+        };
+        MonitorDetail: {
+            /** @description mon_ and 22 characters */
+            id: string;
+            name: string;
+            /** @description the tools, presets expanded */
+            checks: string[];
+            /** @description how many targets */
+            targets: number;
+            /** @description a duration: 30s, 15m, 6h, 1d */
+            every: string;
+            /** @description paused by PATCH, or by an allowance that did not cover the last run */
+            paused: boolean;
+            public: boolean;
+            warnDays: number;
+            /** Format: date-time */
+            createdAt: string;
+            lastRunAt: string | null;
+            nextRunAt: string | null;
+            /** @description runs started (charged) */
+            runs: number;
+            notify: {
+                webhook: string;
+                /** @description idle, ok or failing */
+                status: string;
+                lastError: string | null;
+                failedEvents: number;
+            } | null;
+            links: {
+                self: string;
+                history: string;
+                events: string;
+                /** @description a public monitor only */
+                badge?: string;
+            };
+            /** @description the webhook's signing secret: in the 201 only */
+            secret?: string;
+            state: components["schemas"]["MonitorPairState"][];
+        };
+        MonitorPage: {
+            monitors: components["schemas"]["Monitor"][];
+            nextCursor: string | null;
+        };
+        MonitorRun: {
+            runId: string;
+            /** Format: date-time */
+            at: string;
+            /** @description a text (each check's main parameter) or an object of parameters */
+            target: string | {
+                [key: string]: string;
+            };
+            check: string;
+            ok: boolean;
+            /** @description the HTTP status the single call would have had */
+            status: number;
+            /** @description the single call's data */
+            data?: {
+                [key: string]: unknown;
+            };
+            error?: {
+                code: string;
+                message: string;
+            };
+        };
+        MonitorHistory: {
+            runs: components["schemas"]["MonitorRun"][];
+            nextCursor: string | null;
+        };
+        MonitorEvent: {
+            /** @description <monitor id>.<number>, ordered */
+            id: string;
+            /** Format: date-time */
+            at: string;
+            monitorId: string;
+            target: (string | {
+                [key: string]: string;
+            }) | null;
+            check: string | null;
+            /** @enum {string} */
+            kind: "changed" | "failing" | "recovered" | "expiring" | "paused" | "resumed";
+            /** @enum {string} */
+            severity: "info" | "warning" | "critical";
+            /** @description one sentence a person reads */
+            summary: string;
+            changes: {
+                path: string;
+                before: unknown;
+                after: unknown;
+            }[];
+        };
+        MonitorEvents: {
+            events: components["schemas"]["MonitorEvent"][];
+            nextCursor: string | null;
+        };
+        MonitorBody: {
+            name?: string;
+            /** @description v1 tools or presets: web, mail, tls */
+            checks: string[];
+            targets: (string | {
+                [key: string]: string;
+            })[];
+            params?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description a duration of at least monitors.minInterval: 30s, 15m, 6h, 1d */
+            every: string;
+            notify?: {
+                /** @description https */
+                webhook: string;
+            } | null;
+            warnDays?: number;
+            public?: boolean;
+        };
+        MonitorPatch: {
+            name?: string;
+            every?: string;
+            notify?: {
+                webhook: string;
+            } | null;
+            warnDays?: number;
+            paused?: boolean;
+            public?: boolean;
+        };
+        Error_monitors: {
+            /** @constant */
+            ok: false;
+            error: string;
+            meta: {
+                /** @constant */
+                tool?: "monitors";
                 /** @constant */
                 version?: "v1";
             };
@@ -7077,6 +7375,601 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error_jobs"];
                 };
+            };
+        };
+    };
+    listMonitors: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of monitors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["MonitorPage"];
+                        meta: {
+                            /** @constant */
+                            tool: "monitors";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description A bad limit. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The instance is saturated, or the monitor store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+        };
+    };
+    createMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MonitorBody"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names the monitor; `secret` signs its webhook. */
+            201: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Monitor"];
+                        meta: {
+                            /** @constant */
+                            tool: "monitors";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description A bad body, check or target (named by its index and check), or a refused webhook. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The key has its most monitors or target × check pairs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The instance is saturated, or the monitor store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+        };
+    };
+    getMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the monitor’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["MonitorDetail"];
+                        meta: {
+                            /** @constant */
+                            tool: "monitors";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No such monitor, or another key's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The instance is saturated, or the monitor store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+        };
+    };
+    deleteMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the monitor’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No such monitor, or another key's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The instance is saturated, or the monitor store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+        };
+    };
+    updateMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the monitor’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MonitorPatch"];
+            };
+        };
+        responses: {
+            /** @description The monitor. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Monitor"];
+                        meta: {
+                            /** @constant */
+                            tool: "monitors";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description A bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No such monitor, or another key's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The instance is saturated, or the monitor store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+        };
+    };
+    runMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the monitor’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run is due now. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Monitor"];
+                        meta: {
+                            /** @constant */
+                            tool: "monitors";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No such monitor, or another key's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The instance is saturated, or the monitor store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+        };
+    };
+    monitorHistory: {
+        parameters: {
+            query?: {
+                target?: string;
+                check?: string;
+                limit?: number;
+                /** @description a nextCursor */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the monitor’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["MonitorHistory"];
+                        meta: {
+                            /** @constant */
+                            tool: "monitors";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                };
+            };
+            /** @description A target or check not of this monitor, or a bad limit or cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No such monitor, or another key's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The instance is saturated, or the monitor store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+        };
+    };
+    monitorEvents: {
+        parameters: {
+            query?: {
+                /** @description an event id: only newer ones */
+                since?: string;
+                /** @description a nextCursor */
+                before?: string;
+                limit?: number;
+            };
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description the monitor’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["MonitorEvents"];
+                        meta: {
+                            /** @constant */
+                            tool: "monitors";
+                            /** @constant */
+                            version: "v1";
+                        };
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A bad since, before or limit. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No valid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description No such monitor, or another key's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The key has its most event streams open. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+            /** @description The instance is saturated, or the monitor store did not answer (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_monitors"];
+                };
+            };
+        };
+    };
+    monitorBadge: {
+        parameters: {
+            query?: {
+                /** @description default: the first target */
+                target?: string;
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the monitor’s id */
+                id: string;
+                check: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (Cache-Control: max-age=300, ETag). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such public monitor or check. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

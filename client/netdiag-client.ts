@@ -5,8 +5,8 @@
  */
 import type { paths } from './netdiag-api.js';
 
-/** The GET tools (the job routes under /api/v1/jobs take other methods and answer other types). */
-export type ToolPath = Exclude<keyof paths, `/api/v1/jobs${string}`>;
+/** The GET tools (the job and monitor routes and the badges take other methods and answer other types). */
+export type ToolPath = Exclude<keyof paths, `/api/v1/jobs${string}` | `/api/v1/monitors${string}` | `/badge/${string}`>;
 export type Query<P extends ToolPath> = paths[P]['get']['parameters']['query'];
 export type Data<P extends ToolPath> = paths[P]['get']['responses'][200]['content']['application/json']['data'];
 

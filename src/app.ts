@@ -19,6 +19,9 @@ import { createJobsHandler, isJobsPath } from './rest/jobs/jobs-handler.js';
 import { createRestJobTools } from './rest/jobs/rest-job-tools.js';
 import { createJobsApi, type RunnerPlace } from './jobs/jobs-module.js';
 import type { JobStats } from './jobs/job-runner.js';
+import { createMonitorsApi, type MonitorsPlace } from './monitors/runtime/monitors-module.js';
+import { watchSpecs } from './graphql-server/watch-specs.js';
+import { badgePathOf, createMonitorsHandler, isMonitorsPath } from './rest/monitors/monitors-handler.js';
 import { isRefusal, type ShedReason } from './platform/admission.js';
 import { envelopeResponse } from './rest/envelope.js';
 import { livenessResponse, readinessResponse } from './web/health.js';
@@ -87,6 +90,8 @@ let precompiledRoutes: PrecompiledDocuments | undefined;
 export interface AppOptions {
   /** where job items run: in this process (the default), or in the job worker (docs/jobs.md "Where items run") */
   readonly jobs?: RunnerPlace;
+  /** where monitors run: where job items run unless said (docs/monitors.md "Where monitors run") */
+  readonly monitors?: MonitorsPlace;
 }
 
 export function createApp(services: Services, options: AppOptions = {}): App {
@@ -103,6 +108,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const yoga = createNetdiagYoga(services, {
     precompiled,
     jobs: () => jobs.port,
+    monitors: () => monitors.port,
     renderGraphiQL: graphiqlPage(assets),
   });
   const rest = createRestHandler(yoga, services);
@@ -117,6 +123,20 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     },
   });
   const jobsHandler = createJobsHandler(jobs.port);
+  /** requests to the monitor endpoints in flight: not interactive work that runs' items yield to */
+  let monitorRequests = 0;
+  const monitors = createMonitorsApi({
+    services,
+    tools: createRestJobTools(yoga, services),
+    place:
+      options.monitors ??
+      (options.jobs?.kind === 'elsewhere'
+        ? { kind: 'elsewhere' }
+        : { kind: 'here', interactiveBusy: () => services.admission.state().inFlight > jobRequests + monitorRequests }),
+    // each check's watched fields (docs/monitors.md "What each check watches")
+    specs: watchSpecs(),
+  });
+  const monitorsHandler = createMonitorsHandler(monitors.port);
   const developer = createDeveloperRoutes(services);
   const unkeyed = createUnkeyedGate(services);
   const docs = createDocsRoutes(OPENAPI_PATH);
@@ -323,6 +343,24 @@ export function createApp(services: Services, options: AppOptions = {}): App {
         }
       });
     }
+    if (isMonitorsPath(url.pathname)) {
+      // admitted as the job endpoints are; a run's items take the runner's own slots
+      if (request.method === 'OPTIONS')
+        return { tool: 'monitors', response: await monitorsHandler.handle(request, url, auth) };
+      return admitted('monitors', auth.ok ? auth.identity.id : null, async () => {
+        monitorRequests++;
+        try {
+          return await monitorsHandler.handle(request, url, auth);
+        } finally {
+          monitorRequests--;
+        }
+      });
+    }
+    if (badgePathOf(url.pathname)) {
+      // no key and no credits (docs/contract/monitors.md): the address's budget for pages without a key
+      const refused = await unkeyed(request, 'page', server.peerAddress);
+      return { tool: 'badge', response: refused ?? (await monitorsHandler.badge(request, url)) };
+    }
     if (url.pathname.startsWith(REST_PREFIX)) {
       const tool = toolOf(url.pathname);
       // Unknown paths and wrong methods are refused by the shim at once; a check waits for admission.
@@ -340,7 +378,10 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   }
 
   return {
-    stopBackground: () => jobs.stop(),
+    stopBackground: async () => {
+      await monitors.stop();
+      await jobs.stop();
+    },
     async prepare() {
       apiIndexOnce();
       await openApiAsset();

@@ -13,6 +13,7 @@ import { setPriority } from 'node:os';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { ipcRunnerJobBus, type ParentChannel } from './jobs/job-bus.js';
+import { ipcRunnerMonitorBus } from './monitors/runtime/monitor-bus.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import type { Services } from './services.js';
 
@@ -41,6 +42,7 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
   const channel = process as unknown as ParentChannel & { send(message: unknown): boolean };
   // first: submissions pushed while this process loads are kept for the runner
   const bus = ipcRunnerJobBus(channel);
+  const monitorBus = ipcRunnerMonitorBus(channel);
   lowerPriority(logger);
   const exit = (code: number): never => {
     logger.flush?.();
@@ -49,6 +51,7 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
   // Signals are handled from the start: one that comes while the process loads ends it at once.
   let stopping = false;
   let runner: JobRunner | undefined;
+  let monitorRunner: { stop(): Promise<void> } | undefined;
   let services: Services | undefined;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -60,8 +63,7 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
     };
     if (!runner || !services) return stopped();
     // Takes no new item; one cut short runs again at the next start (docs/jobs.md "Durability").
-    void runner
-      .stop()
+    void Promise.all([runner.stop(), monitorRunner?.stop()])
       .then(() => services?.close())
       .then(stopped, () => exit(1));
   };
@@ -78,6 +80,8 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
     { restRoutes },
     { createRestJobTools },
     { startJobRunner },
+    { openMonitorBackend, startMonitorRunner },
+    { watchSpecs },
   ] = await Promise.all([
     import('./create-services.js'),
     import('./platform/metrics.js'),
@@ -89,6 +93,8 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
     import('./rest/routes.js'),
     import('./rest/jobs/rest-job-tools.js'),
     import('./jobs/jobs-module.js'),
+    import('./monitors/runtime/monitors-module.js'),
+    import('./graphql-server/watch-specs.js'),
   ]);
   services = await createServices(
     config,
@@ -102,8 +108,14 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
     [...restRoutes.values()].map((route) => route.document),
   );
   const yoga = createNetdiagYoga(services, { precompiled });
-  const running = await startJobRunner({ services, tools: createRestJobTools(yoga, services), bus });
+  const tools = createRestJobTools(yoga, services);
+  // The monitors' named databases are opened before the job runner starts writing: opening one waits for
+  // the environment's write lock, which a job's synchronous writes in this process hold in turn.
+  const monitorBackend = openMonitorBackend(services, watchSpecs());
+  const running = await startJobRunner({ services, tools, bus });
   runner = running;
+  // monitors' runs, schedule and webhooks run here too (docs/monitors.md "Where monitors run")
+  monitorRunner = await startMonitorRunner({ services, tools, bus: monitorBus, backend: monitorBackend });
   services.metrics.watchJobs(() => running.stats(), config.store.redisUrl !== null);
   logger.info('job_worker', { pid: process.pid, ms: Math.round(performance.now() - started) });
   channel.send({ netdiagWorker: 'ready' });

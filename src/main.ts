@@ -93,6 +93,7 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
     { takeHandedConnections },
     { expositionFromPrimary, serveMetricsToPrimary },
     { ipcApiJobBus },
+    { ipcApiMonitorBus },
   ] = await Promise.all([
     import('./create-services.js'),
     import('./app.js'),
@@ -102,6 +103,7 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
     import('./cluster/handed-connections.js'),
     import('./cluster/metrics-ipc.js'),
     import('./jobs/job-bus.js'),
+    import('./monitors/runtime/monitor-bus.js'),
   ]);
   try {
     // Services read files named by the configuration (RDAP bootstrap, IP database): a bad one is a
@@ -122,7 +124,11 @@ async function runWorker(config: Config, logger: Logger, started: number): Promi
   // Job items run in the job worker (or, with Redis, in the instances whose role includes jobs): never here,
   // beside the interactive requests (docs/jobs.md "Where items run").
   const bus = config.store.redisUrl === null ? ipcApiJobBus(process as unknown as ParentChannel) : undefined;
-  app = createApp(services, { jobs: { kind: 'elsewhere', ...(bus ? { bus } : {}) } });
+  const monitorBus = config.store.redisUrl === null ? ipcApiMonitorBus(process as unknown as ParentChannel) : undefined;
+  app = createApp(services, {
+    jobs: { kind: 'elsewhere', ...(bus ? { bus } : {}) },
+    monitors: { kind: 'elsewhere', ...(monitorBus ? { bus: monitorBus } : {}) },
+  });
   const { jobStats } = app;
   services.metrics.watchJobs(jobStats, config.store.redisUrl !== null);
   const intake = takeHandedConnections(createHttpServer(app), primary);

@@ -7,13 +7,15 @@
  *
  * The primary relays the job bus (src/jobs/job-bus.ts): a submission or cancellation from an API worker
  * goes to the job worker, and each change the job worker reports goes to every API worker, whose event
- * streams follow it. A message sent while no job worker runs is dropped: the next one reads the store when
+ * streams follow it. The monitors' bus (src/monitors/runtime/monitor-bus.ts) is relayed the same way: a
+ * new schedule to the job worker, a monitor's new events to every API worker. A message sent while no job worker runs is dropped: the next one reads the store when
  * it starts. A job worker that dies is replaced after a pause; one that exits before it was ever ready ends
  * the instance, as an API worker's would.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../log.js';
 import { isJobBusMessage, type JobBusMessage } from '../jobs/job-bus.js';
+import { isMonitorBusMessage, type MonitorBusMessage } from '../monitors/runtime/monitor-bus.js';
 import type { QuotaStore } from '../platform/quota.js';
 import { LEDGERS_IN_PRIMARY_ENV, serveLedgers, type LedgerName } from './ledger-ipc.js';
 import { isWorkerState } from './worker-messages.js';
@@ -62,6 +64,8 @@ export function startJobWorkerProcess(options: {
         logger.info('job_worker_ready', { pid: worker.process.pid });
       } else if (isJobBusMessage(message) && message.netdiagJobs === 'changed') {
         for (const api of options.apiWorkers()) send(api, message);
+      } else if (isMonitorBusMessage(message) && message.netdiagMonitors === 'events') {
+        for (const api of options.apiWorkers()) send(api, message);
       }
     });
     worker.on('error', (e: Error) =>
@@ -83,7 +87,7 @@ export function startJobWorkerProcess(options: {
     });
   };
 
-  function send(worker: Worker, message: JobBusMessage): void {
+  function send(worker: Worker, message: JobBusMessage | MonitorBusMessage): void {
     if (worker.isConnected()) worker.send(message, undefined, () => {});
   }
 
@@ -92,6 +96,11 @@ export function startJobWorkerProcess(options: {
   return {
     relayFrom(worker) {
       worker.on('message', (message: unknown) => {
+        // a monitor's new schedule: the job worker's schedule looks at its earliest due time again
+        if (isMonitorBusMessage(message) && message.netdiagMonitors === 'scheduled') {
+          if (current) send(current, message);
+          return;
+        }
         if (!isJobBusMessage(message) || message.netdiagJobs === 'changed') return;
         // sent while it starts too: it keeps what arrives before its runner listens (src/jobs/job-bus.ts)
         if (current) send(current, message);

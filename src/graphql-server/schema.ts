@@ -7,6 +7,7 @@ import { builder } from '../graphql/builder.js';
 import { completeDeclarations } from '../graphql/check-declaration.js';
 import './load-declarations.js';
 import '../graphql/jobs/job-fields.js';
+import '../graphql/monitors/monitor-fields.js';
 
 completeDeclarations();
 

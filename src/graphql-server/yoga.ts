@@ -10,6 +10,7 @@ import type { Services } from '../services.js';
 import { createRequestContext, type ExecutionInput, type RequestContext } from '../graphql/context.js';
 import { createMaskError } from '../graphql/errors.js';
 import type { JobsPort } from '../graphql/jobs/jobs-port.js';
+import type { MonitorsPort } from '../monitors/runtime/monitor-operations.js';
 import { formatUpstream } from '../probes/dns/client.js';
 import { useCredits } from './plugins/use-credits.js';
 import { useIntrospectionCache } from './plugins/use-introspection-cache.js';
@@ -44,6 +45,7 @@ export function createNetdiagYoga(
   options: {
     precompiled?: PrecompiledDocuments;
     jobs?: () => JobsPort;
+    monitors?: () => MonitorsPort;
     renderGraphiQL?: (options: GraphiQLOptions) => string | Promise<string>;
   } = {},
 ): NetdiagYoga {
@@ -83,6 +85,7 @@ export function createNetdiagYoga(
         atEnd,
         prepaid,
         jobs: options.jobs?.() ?? null,
+        monitors: options.monitors?.() ?? null,
       });
     },
     plugins: [

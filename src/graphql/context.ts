@@ -9,6 +9,7 @@ import type { Services } from '../services.js';
 import { connectionBudgetFor } from '../loaders/connection-budget.js';
 import { createCheckContext, type CheckContext } from '../loaders/context.js';
 import type { JobsPort } from './jobs/jobs-port.js';
+import type { MonitorsPort } from '../monitors/runtime/monitor-operations.js';
 import { Deadline } from '../deadline.js';
 
 /** What the HTTP layer knows about the connection. */
@@ -52,6 +53,8 @@ export interface RequestContext {
   readonly prepaid: boolean;
   /** the job operations behind the job fields (./jobs/job-fields.ts); null where the app offers none */
   readonly jobs: JobsPort | null;
+  /** the monitor operations behind the monitor fields (./monitors/monitor-fields.ts); null where none */
+  readonly monitors: MonitorsPort | null;
 }
 
 /**
@@ -136,6 +139,7 @@ export function createRequestContext(args: {
   atEnd: (() => void)[];
   prepaid?: boolean;
   jobs?: JobsPort | null;
+  monitors?: MonitorsPort | null;
 }): RequestContext {
   const scope = new RequestScope(args.services, args.request, args.deadlineMs);
   args.atEnd.push(() => scope.end());
@@ -149,5 +153,6 @@ export function createRequestContext(args: {
     responseHeaders: args.responseHeaders,
     prepaid: args.prepaid ?? false,
     jobs: args.jobs ?? null,
+    monitors: args.monitors ?? null,
   };
 }

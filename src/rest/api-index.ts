@@ -1,6 +1,6 @@
 /**
  * `GET /api/v1`: what a client or a person finds at the root of the API — every tool with its address,
- * parameters, price and a one-line summary, where jobs are, and where the OpenAPI document, the
+ * parameters, price and a one-line summary, where jobs and monitors are, and where the OpenAPI document, the
  * reference pages and GraphQL are. In the envelope like every answer under /api/v1 (decisions §2).
  */
 import type { Config } from '../config.js';
@@ -27,6 +27,8 @@ export interface ApiIndexJobs {
 export interface ApiIndex {
   readonly tools: readonly ApiIndexTool[];
   readonly jobs: ApiIndexJobs;
+  /** where monitors are (docs/monitors.md), as jobs */
+  readonly monitors: ApiIndexJobs;
   readonly openapi: string;
   readonly docs: string;
   readonly graphql: string;
@@ -39,6 +41,16 @@ function jobsEntry(docs: string): ApiIndexJobs {
     reference: `${docs}#/Jobs`,
     summary:
       'One tool over many targets in the background: POST the tool and its targets, read the progress, the results as NDJSON or CSV, or a stream of events; priced per target.',
+  };
+}
+
+/** The monitors' part of the index, as the jobs' (docs/monitors.md). */
+function monitorsEntry(docs: string): ApiIndexJobs {
+  return {
+    path: '/api/v1/monitors',
+    reference: `${docs}#/Monitors`,
+    summary:
+      'Checks run over targets on a schedule: POST the checks, targets and interval; read the history, and the events of what changed on a signed webhook, as JSON or a stream; a badge; priced per run.',
   };
 }
 
@@ -64,5 +76,5 @@ export function apiIndex(
     })),
     summary: firstSentence(route.check.description),
   }));
-  return { tools, jobs: jobsEntry(paths.docs), ...paths };
+  return { tools, jobs: jobsEntry(paths.docs), monitors: monitorsEntry(paths.docs), ...paths };
 }

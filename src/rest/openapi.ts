@@ -5,6 +5,7 @@
  * selects, so the document and the answer cannot drift apart.
  */
 import { jobsOpenApi } from './jobs/jobs-openapi.js';
+import { monitorsOpenApi } from './monitors/monitors-openapi.js';
 import {
   GraphQLNonNull,
   Kind,
@@ -270,6 +271,8 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
   );
   // The job routes (POST, GET, DELETE under /api/v1/jobs) beside the GET tools (docs/jobs.md).
   const jobs = jobsOpenApi(config);
+  // The monitor routes under /api/v1/monitors and the badges (docs/monitors.md).
+  const monitors = monitorsOpenApi(config);
   return {
     openapi: '3.1.0',
     info: {
@@ -281,15 +284,19 @@ export function buildOpenApiDocument(routes: Iterable<RestRoute>, schema: GraphQ
         'The same checks are fields of the GraphQL API at /graphql.',
     },
     servers: [{ url: '/' }],
-    tags: [...Object.entries(CHECK_FAMILIES).map(([name, description]) => ({ name, description })), jobs.tag],
+    tags: [
+      ...Object.entries(CHECK_FAMILIES).map(([name, description]) => ({ name, description })),
+      jobs.tag,
+      monitors.tag,
+    ],
     security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }],
-    paths: { ...paths, ...jobs.paths },
+    paths: { ...paths, ...jobs.paths, ...monitors.paths },
     components: {
       securitySchemes: {
         ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
       },
-      schemas: { ...resultSchemas, ...errorSchemas, ...jobs.schemas },
+      schemas: { ...resultSchemas, ...errorSchemas, ...jobs.schemas, ...monitors.schemas },
     },
   };
 }

@@ -341,6 +341,7 @@ ${m.endpoints.map(endpointRow).join('\n')}
 <li><a href="${GRAPHIQL_PATH}">GraphiQL</a>, the GraphQL explorer: put your key in its Headers tab as <code>{"x-api-key": "${KEY_PLACEHOLDER}"}</code>. An operation costs the sum of the checks it selects.</li>
 <li><a href="/docs">The API reference</a>, every REST endpoint with its parameters and answers, and <a href="${OPENAPI_PATH}">the OpenAPI document</a> behind it, for client generators.</li>
 <li><a href="/docs#/Jobs">Jobs</a>: one tool over many targets in the background — <code>POST /api/v1/jobs</code> with the tool and its targets, then the progress, the results as NDJSON or CSV, or a stream of events; priced per target (the guide: <code>docs/jobs.md</code> in the source).</li>
+<li><a href="/docs#/Monitors">Monitors</a>: checks run over targets on a schedule — <code>POST /api/v1/monitors</code> with the checks, targets and interval, then the history, and an event on a signed webhook, as JSON or a stream when something changes; a badge for public ones; priced per run (the guide: <code>docs/monitors.md</code> in the source).</li>
 <li><a href="/report">The report page</a>: every verdict about a domain (TLS and HTTP grades, DNSSEC, mail, registration) on one page a person reads, with your key.</li>
 </ul>
 </section>

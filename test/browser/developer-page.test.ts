@@ -27,6 +27,8 @@ import {
 
 /** The operations of the job routes in the OpenAPI document (src/rest/jobs/jobs-openapi.ts). */
 const JOB_OPERATIONS = 6;
+/** the monitor routes and the badge (src/rest/monitors/monitors-openapi.ts) */
+const MONITOR_OPERATIONS = 9;
 const PUBLIC = '93.184.216.34'; // the address a (pretend) trusted proxy forwards; nothing connects to it
 
 if (!hasChromium)
@@ -193,7 +195,9 @@ describe.skipIf(!hasChromium)(
       // Swagger UI renders one block per operation once it has read /api/v1/openapi.json: every GET tool,
       // and the job routes' six (submit, list, read, cancel, results, events: docs/jobs.md)
       const operations = page.locator('.opblock-summary-path');
-      await expect.poll(() => operations.count(), { timeout: 15_000 }).toBe(restRoutes.size + JOB_OPERATIONS);
+      await expect
+        .poll(() => operations.count(), { timeout: 15_000 })
+        .toBe(restRoutes.size + JOB_OPERATIONS + MONITOR_OPERATIONS);
       const paths = await operations.allInnerTexts();
       expect(paths.map((p) => p.replace(/\u200b/g, ''))).toContain('/api/v1/ip-info');
       expect(errors).toEqual([]);

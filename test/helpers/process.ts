@@ -91,3 +91,18 @@ export function killHard(pid: number): void {
   for (const child of childrenOf(pid)) process.kill(child, 'SIGKILL');
   process.kill(pid, 'SIGKILL');
 }
+
+/** the job worker: the primary's child whose environment marks it (src/cluster/job-worker-process.ts) */
+export function jobWorkerOf(primary: number): number | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== primary) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').includes('NETDIAG_JOB_WORKER=1')) return Number(entry);
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return null;
+}

@@ -46,6 +46,8 @@ describe('GET /api/v1', () => {
       expect(body.data).toMatchObject({ openapi: '/api/v1/openapi.json', docs: '/docs', graphql: '/graphql' });
       // jobs are found from here too: their path and their section of the reference
       expect(body.data.jobs).toMatchObject({ path: '/api/v1/jobs', reference: '/docs#/Jobs' });
+      // and monitors (docs/monitors.md)
+      expect(body.data.monitors).toMatchObject({ path: '/api/v1/monitors', reference: '/docs#/Monitors' });
     }
   });
 

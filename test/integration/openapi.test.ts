@@ -54,6 +54,19 @@ describe('OpenAPI document', () => {
         .filter((p) => p.startsWith('/api/v1/jobs'))
         .sort(),
     ).toEqual(['/api/v1/jobs', '/api/v1/jobs/{id}', '/api/v1/jobs/{id}/events', '/api/v1/jobs/{id}/results']);
+    // and the monitor routes and badges (docs/monitors.md)
+    expect(
+      Object.keys(doc.paths)
+        .filter((p) => p.startsWith('/api/v1/monitors') || p.startsWith('/badge/'))
+        .sort(),
+    ).toEqual([
+      '/api/v1/monitors',
+      '/api/v1/monitors/{id}',
+      '/api/v1/monitors/{id}/events',
+      '/api/v1/monitors/{id}/history',
+      '/api/v1/monitors/{id}/run',
+      '/badge/{id}/{check}.svg',
+    ]);
     expect(doc.components.securitySchemes).toEqual({
       ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
       ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
@@ -79,6 +92,7 @@ describe('OpenAPI document', () => {
       'IP',
       'Composite',
       'Jobs',
+      'Monitors',
     ]);
     for (const [path, item] of Object.entries<any>(toolPaths(doc))) {
       expect(item.get.tags, path).toHaveLength(1);
@@ -137,7 +151,12 @@ describe('OpenAPI document', () => {
   });
 });
 
-/** The GET tools' paths (the job routes aside: they are described in test/integration/jobs/). */
+/** The GET tools' paths (the job and monitor routes aside: they are described in test/integration/jobs/ and monitors/). */
 function toolPaths(doc: { paths: Record<string, unknown> }): Record<string, any> {
-  return Object.fromEntries(Object.entries(doc.paths).filter(([path]) => !path.startsWith('/api/v1/jobs')));
+  return Object.fromEntries(
+    Object.entries(doc.paths).filter(
+      ([path]) =>
+        !path.startsWith('/api/v1/jobs') && !path.startsWith('/api/v1/monitors') && !path.startsWith('/badge/'),
+    ),
+  );
 }

@@ -83,8 +83,8 @@ describe('GraphQL operation limits', () => {
       expect(body.errors[0].extensions.code).toBe('INVALID_OPERATION');
       expect(body.errors.map((e: any) => e.message)).toContain(
         query.startsWith('mutation')
-          ? 'Only query operations are supported, and the job mutations (submitJob, cancelJob) alone in a mutation operation.'
-          : `Only query operations are supported: this service runs no ${query.split(' ')[0]} operations.`,
+          ? 'Only query operations are supported, and the job and monitor mutations (submitJob, cancelJob, createMonitor, updateMonitor, deleteMonitor, runMonitor) alone in a mutation operation.'
+          : 'Only query operations are supported, and monitorEvents alone in a subscription operation.',
       );
     }
   });

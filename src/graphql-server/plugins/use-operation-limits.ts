@@ -25,7 +25,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { JOB_MUTATIONS } from '../../graphql/jobs/jobs-port.js';
+import { JOB_MUTATIONS, SUBSCRIPTIONS } from '../../graphql/jobs/jobs-port.js';
 
 export const MAX_OPERATION_BODY_BYTES = 64 * 1024;
 
@@ -129,20 +129,26 @@ function asClientError(error: Error): GraphQLError {
 }
 
 /**
- * Every check is a query: a subscription is refused before execution, and so is a mutation that selects
- * anything but the job mutations (docs/jobs.md "GraphQL": submitJob and cancelJob are the only ones).
+ * Every check is a query: a subscription other than the monitors' `monitorEvents` is refused before
+ * execution, and so is a mutation that selects anything but the job and monitor mutations (docs/jobs.md
+ * "GraphQL", docs/monitors.md "GraphQL").
  */
 function queriesOnly(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(operation) {
       if (operation.operation === OperationTypeNode.MUTATION && onlyJobMutations(operation.selectionSet, context))
         return;
+      if (
+        operation.operation === OperationTypeNode.SUBSCRIPTION &&
+        onlyJobMutations(operation.selectionSet, context, new Set(), SUBSCRIPTIONS)
+      )
+        return;
       if (operation.operation !== OperationTypeNode.QUERY) {
         context.reportError(
           new GraphQLError(
             operation.operation === OperationTypeNode.MUTATION
-              ? `Only query operations are supported, and the job mutations (${[...JOB_MUTATIONS].join(', ')}) alone in a mutation operation.`
-              : `Only query operations are supported: this service runs no ${operation.operation} operations.`,
+              ? `Only query operations are supported, and the job and monitor mutations (${[...JOB_MUTATIONS].join(', ')}) alone in a mutation operation.`
+              : `Only query operations are supported, and ${[...SUBSCRIPTIONS].join(', ')} alone in a subscription operation.`,
             { nodes: [operation] },
           ),
         );
@@ -156,15 +162,17 @@ function onlyJobMutations(
   selectionSet: SelectionSetNode,
   context: ValidationContext,
   seen = new Set<string>(),
+  allowed: ReadonlySet<string> = JOB_MUTATIONS,
 ): boolean {
   return selectionSet.selections.every((selection) => {
     if (selection.kind === Kind.FIELD)
-      return JOB_MUTATIONS.has(selection.name.value) || selection.name.value === '__typename';
-    if (selection.kind === Kind.INLINE_FRAGMENT) return onlyJobMutations(selection.selectionSet, context, seen);
+      return allowed.has(selection.name.value) || selection.name.value === '__typename';
+    if (selection.kind === Kind.INLINE_FRAGMENT)
+      return onlyJobMutations(selection.selectionSet, context, seen, allowed);
     if (seen.has(selection.name.value)) return true;
     seen.add(selection.name.value);
     const fragment = context.getFragment(selection.name.value);
-    return fragment ? onlyJobMutations(fragment.selectionSet, context, seen) : true;
+    return fragment ? onlyJobMutations(fragment.selectionSet, context, seen, allowed) : true;
   });
 }
 

@@ -76,7 +76,10 @@ builder.queryField('jobs', (t) =>
   }),
 );
 
-builder.mutationType({ description: 'Jobs only: submitJob and cancelJob (docs/jobs.md).' });
+builder.mutationType({
+  description:
+    'Jobs and monitors only: submitJob, cancelJob (docs/jobs.md) and the monitor mutations (docs/monitors.md).',
+});
 
 builder.mutationField('submitJob', (t) =>
   t.field({

@@ -4,4 +4,15 @@
  */
 export type { JobsPort } from '../../jobs/jobs-port.js';
 
-export const JOB_MUTATIONS: ReadonlySet<string> = new Set(['submitJob', 'cancelJob']);
+export const JOB_MUTATIONS: ReadonlySet<string> = new Set([
+  'submitJob',
+  'cancelJob',
+  // the monitors' (../monitors/monitor-fields.ts)
+  'createMonitor',
+  'updateMonitor',
+  'deleteMonitor',
+  'runMonitor',
+]);
+
+/** The only subscription: a monitor's events (../monitors/monitor-fields.ts). */
+export const SUBSCRIPTIONS: ReadonlySet<string> = new Set(['monitorEvents']);

@@ -3,10 +3,10 @@
  * runs in one worker, and every connection — whichever worker the primary hands it to — reads it, its
  * results and its cancellation alike (docs/jobs.md "Durability").
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../helpers/process.js';
+import { jobWorkerOf, startService } from '../../helpers/process.js';
 import { readEvents } from './jobs-harness.js';
 import { rr, startDnsLab, type DnsLab } from '../../lab/dns-server.js';
 
@@ -49,21 +49,6 @@ function call(base: string, path: string, method = 'GET', body?: unknown): Promi
     request.on('error', reject);
     request.end(body ? JSON.stringify(body) : undefined);
   });
-}
-
-/** the job worker: the primary's child whose environment marks it (src/cluster/job-worker-process.ts) */
-function jobWorkerOf(primary: number): number | null {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== primary) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').includes('NETDIAG_JOB_WORKER=1')) return Number(entry);
-    } catch {
-      // a process that ended meanwhile
-    }
-  }
-  return null;
 }
 
 describe('jobs with two worker processes', { timeout: 60_000 }, () => {

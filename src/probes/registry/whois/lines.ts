@@ -128,8 +128,8 @@ export function normaliseKey(rawKey: string): string {
     .replace(/^\*+\s*/, '') // TRABIS "** Domain Name:"
     .replace(/^(?:\d{1,2}[a-z]?\.|[a-z]\.)\s+/, '') // item labels: ZACR "1a. Domain Name", JPRS "a. [Domain Name]"
     .replace(/\.{2,}|\s\.(?:\s*\.)+/g, ' ')
-    .replace(/[_\-]+/g, ' ')
-    .replace(/[\[\]]/g, ' ')
+    .replace(/[_-]+/g, ' ')
+    .replace(/[[\]]/g, ' ')
     .replace(/\s+/g, ' ');
   return trimEndWhile(spaced, isKeyEnding).trim();
 }
@@ -204,7 +204,7 @@ function splitAtTab(text: string): [string, string] | null {
   const rawValue = text.slice(valueAt);
   if (rawValue === '' || LINE_TERMINATOR.test(rawValue)) return null;
   const key = text.slice(0, tabAt).trim();
-  if (!/^[\p{L}][\p{L}\s'().\/-]*$/u.test(key) || key.split(/\s+/).length > 6) return null;
+  if (!/^[\p{L}][\p{L}\s'()./-]*$/u.test(key) || key.split(/\s+/).length > 6) return null;
   if (/\p{L}\.\p{L}/u.test(key)) return null; // "ns2.switch.ch<TAB>130.59.31.29" is a host, not a key
   return [key, rawValue.trim()];
 }
