@@ -22,7 +22,8 @@ export interface SubmissionRules {
   readonly maxTargets: number;
   /**
    * Why `target` is not a valid target of `check` (with the shared `params`), as the check's single call
-   * would answer in its 400; null when it is. Phase 2 passes the REST route's parameter reading and parse.
+   * would answer in its 400; null when it is. The monitors' operations pass the REST route's parameter reading and parse
+   * (runtime/monitor-operations.ts).
    */
   validateTarget(check: string, target: MonitorTarget, params: Readonly<Record<string, string>>): string | null;
   /** the tools a monitor may run: those with a watch spec (src/graphql-server/watch-specs.ts) */

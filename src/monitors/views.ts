@@ -1,6 +1,6 @@
 /**
  * A monitor as the API answers it (docs/contract/monitors.md): the 201 and list entries, and
- * GET's with the state of each target × check. Pure: the routes (phase 2) read the store and answer these.
+ * GET's with the state of each target × check. Pure: the routes read the store and answer these.
  */
 import { PENDING_STATE, type PairStatus } from './evaluate.js';
 import { describeTarget, type MonitorTarget } from './events.js';

@@ -1,12 +1,12 @@
 /**
  * Where monitors live (docs/contract/monitors.md "Behaviour"): the operations every mode offers. The
- * embedded mode keeps them in the embedded database (./embedded-monitor-store.ts); the Redis mode
- * implements the same interface (phase 2). Writes that belong together are one transaction: a run's
+ * embedded mode keeps them in the embedded database (./embedded-monitor-store.ts); the Redis store
+ * (./redis-monitor-store.ts) implements the same interface. Writes that belong together are one transaction: a run's
  * outcome, the pair's new state and its events are committed together or not at all, so a crash never
  * leaves an event without its run, and an outcome committed twice (a retry) is recognised by its run id
  * and adds nothing.
  *
- * Run ids are ordered: a later run has a greater id (phase 2 uses the due time in ISO 8601, which sorts as
+ * Run ids are ordered: a later run has a greater id (the schedule's due time in ISO 8601, ../schedule/monitor-schedule.ts `runIdOf`, which sorts as
  * text). That is how a run begun again, or an outcome committed again after a crash, is recognised as
  * done without an index of every run id.
  */
