@@ -8,7 +8,7 @@
  *   4. the store's atomic create, which checks the active jobs again.
  * Every store step is bounded by `server.requestTimeoutMs`: a store that does not answer is a 503.
  */
-import { NetdiagError, UnavailableError } from '../errors.js';
+import { NetdiagError } from '../errors.js';
 import { rateLimitHeaders, type ChargeOutcome } from '../platform/quota.js';
 import type { Services } from '../services.js';
 import type { ApiJobBus } from './job-bus.js';
@@ -19,6 +19,7 @@ import type { JobTools } from './job-tools.js';
 import type { JobsAnswer, JobsPort } from './jobs-port.js';
 import { checkWebhookUrl } from './signed-delivery.js';
 import { readParameters, readShape, readTargets, SubmissionError } from './submission.js';
+import { boundedStoreStep } from '../platform/bounded-store-step.js';
 
 export const DEFAULT_PAGE = 20;
 export const MAX_PAGE = 100;
@@ -40,27 +41,7 @@ export function createJobOperations(options: JobOperationsOptions): JobsPort {
   const boundMs = config.server.requestTimeoutMs;
 
   /** a store step within the request bound, or a 503 that says the store did not answer */
-  async function bounded<T>(step: string, work: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new UnavailableError(`the job store did not answer within ${boundMs / 1000} s (${step}); retry later`),
-          ),
-        boundMs,
-      );
-    });
-    try {
-      return await Promise.race([work(), late]);
-    } catch (e) {
-      if (e instanceof NetdiagError) throw e;
-      logger.error('job_store_failed', { step, message: (e as Error).message });
-      throw new UnavailableError(`the job store is unavailable (${step}); retry later`, { cause: e });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  const bounded = boundedStoreStep({ store: 'the job store', boundMs, logger, event: 'job_store_failed' });
 
   const readOwn = async (id: string, keyId: string): Promise<JobRecord | null> => {
     if (!isJobId(id)) return null;

@@ -5,7 +5,7 @@
  * another key's is answered as an unknown one (404). Every store step is bounded by
  * `server.requestTimeoutMs`: a store that does not answer is a 503.
  */
-import { InputError, NetdiagError, UnavailableError } from '../../errors.js';
+import { InputError, NetdiagError } from '../../errors.js';
 import type { JobTools } from '../../jobs/job-tools.js';
 import { checkWebhookUrl } from '../../jobs/signed-delivery.js';
 import type { KeyIdentity } from '../../platform/keys.js';
@@ -27,6 +27,7 @@ import { parseDuration } from '../duration.js';
 import { type MonitorView, monitorView, type PairStateView, pairStates, targetIndexOf } from '../views.js';
 import type { MonitorEventHub } from './monitor-event-hub.js';
 import { monitorItemValues } from './monitor-run.js';
+import { boundedStoreStep } from '../../platform/bounded-store-step.js';
 
 export const DEFAULT_PAGE = 20;
 export const MAX_PAGE = 100;
@@ -134,27 +135,8 @@ export function createMonitorOperations(options: MonitorOperationsOptions): Moni
   const boundMs = config.server.requestTimeoutMs;
   const minIntervalMs = parseDuration(config.monitors.minInterval) ?? 900_000;
 
-  async function bounded<T>(step: string, work: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new UnavailableError(`the monitor store did not answer within ${boundMs / 1000} s (${step}); retry later`),
-          ),
-        boundMs,
-      );
-    });
-    try {
-      return await Promise.race([work(), late]);
-    } catch (e) {
-      if (e instanceof NetdiagError) throw e;
-      logger.error('monitor_store_failed', { step, message: (e as Error).message });
-      throw new UnavailableError(`the monitor store is unavailable (${step}); retry later`, { cause: e });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  /** a store step within the request bound, or a 503 that says the store did not answer */
+  const bounded = boundedStoreStep({ store: 'the monitor store', boundMs, logger, event: 'monitor_store_failed' });
 
   const store = () => options.store();
 
