@@ -19,6 +19,7 @@ import {
 import { JOBS_PATH } from '../../jobs/job-record.js';
 import { API_VERSION } from '../envelope.js';
 import { MAX_PAGE, DEFAULT_PAGE } from '../../jobs/job-operations.js';
+import { envelopedResponse, refusalResponse } from '../openapi-responses.js';
 
 const TAG = 'Jobs';
 const ERROR = 'Error_jobs';
@@ -40,30 +41,8 @@ const SCHEMA_PATH = '#/components/schemas/';
 const documentName = (id: string) => DOCUMENT_NAMES[id] ?? id;
 
 const ref = (schema: z.ZodType): Json => ({ $ref: `${SCHEMA_PATH}${documentName(JOB_SCHEMAS.get(schema)!.id)}` });
-const refusal = (description: string): Json => ({
-  description,
-  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR}` } } },
-});
-const enveloped = (description: string, data: Json): Json => ({
-  description,
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        properties: {
-          ok: { const: true },
-          data,
-          meta: {
-            type: 'object',
-            properties: { tool: { const: 'jobs' }, version: { const: API_VERSION } },
-            required: ['tool', 'version'],
-          },
-        },
-        required: ['ok', 'data', 'meta'],
-      },
-    },
-  },
-});
+const refusal = (description: string): Json => refusalResponse(ERROR, description);
+const enveloped = (description: string, data: Json): Json => envelopedResponse('jobs', description, data);
 const text = (description: string, media: Record<string, string>): Json => ({
   description,
   content: Object.fromEntries(

@@ -20,6 +20,7 @@ import {
 import { DEFAULT_PAGE, MAX_PAGE } from '../../monitors/runtime/monitor-operations.js';
 import { API_VERSION } from '../envelope.js';
 import { MONITORS_PATH } from './monitors-handler.js';
+import { envelopedResponse, refusalResponse } from '../openapi-responses.js';
 
 const TAG = 'Monitors';
 const ERROR = 'Error_monitors';
@@ -27,30 +28,8 @@ const ERROR = 'Error_monitors';
 type Json = Record<string, unknown>;
 
 const ref = (schema: z.ZodType): Json => ({ $ref: `#/components/schemas/${MONITOR_SCHEMAS.get(schema)!.id}` });
-const refusal = (description: string): Json => ({
-  description,
-  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR}` } } },
-});
-const enveloped = (description: string, data: Json): Json => ({
-  description,
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        properties: {
-          ok: { const: true },
-          data,
-          meta: {
-            type: 'object',
-            properties: { tool: { const: 'monitors' }, version: { const: API_VERSION } },
-            required: ['tool', 'version'],
-          },
-        },
-        required: ['ok', 'data', 'meta'],
-      },
-    },
-  },
-});
+const refusal = (description: string): Json => refusalResponse(ERROR, description);
+const enveloped = (description: string, data: Json): Json => envelopedResponse('monitors', description, data);
 const idParameter = {
   name: 'id',
   in: 'path',
