@@ -1,9 +1,9 @@
 /**
  * The monitors' store and schedule by mode (docs/contract/monitors.md "Behaviour"): without
  * `store.redisUrl`, the embedded database in `server.dataDir` (../store/embedded-monitor-store.ts,
- * ../schedule/embedded-schedule.ts); with it, Redis (BullMQ's job schedulers), loaded lazily as jobs load
- * BullMQ. Until the Redis store and schedule are part of this build, Redis mode answers the monitors'
- * endpoints 503 with a message that says so.
+ * ../schedule/embedded-schedule.ts). With it, the monitors' endpoints answer 503 with a message that says so:
+ * the Redis store and schedule (../store/redis-monitor-store.ts, ../schedule/redis-schedule.ts) are not
+ * connected here yet, nor is a bus that carries events between instances.
  */
 import { openEmbeddedDb } from '../../platform/embedded-db.js';
 import type { Services } from '../../services.js';
@@ -24,7 +24,7 @@ export type MonitorBackendOutcome =
   | { readonly ok: false; readonly message: string };
 
 export const REDIS_NOT_YET =
-  'monitors are not available on an instance with store.redisUrl in this version (their Redis store and schedule are not part of it); run without store.redisUrl to use monitors';
+  'monitors do not run on an instance with store.redisUrl in this version; run without store.redisUrl to use monitors (docs/monitors.md "Where monitors run")';
 
 /** A run that threw is handed out again after this. */
 const RETRY_MS = 30_000;
