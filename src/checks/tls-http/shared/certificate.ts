@@ -26,9 +26,8 @@ export interface ChainEntry {
   validTo: string;
 }
 
-export interface SslCheckerData {
-  domain: string;
-  status: SslStatus;
+/** What ssl-checker says of the leaf, under its names: tls-rating says it with the same ones. */
+export interface LeafIdentity {
   /** the leaf's subject CN; null when it has none (CN is optional since RFC 6125 and some CAs omit it) */
   commonName: string | null;
   subjectAlternativeNames: string[];
@@ -37,6 +36,11 @@ export interface SslCheckerData {
   validFrom: string;
   expiryDate: string;
   daysRemaining: number;
+}
+
+export interface SslCheckerData extends LeafIdentity {
+  domain: string;
+  status: SslStatus;
   signatureAlgorithm: string;
   chain: ChainEntry[];
 }
@@ -123,18 +127,25 @@ export function chainEntries(chain: readonly PeerCertificateSummary[]): ChainEnt
   }));
 }
 
-/** The ssl-checker `data` for `domain` (the name the caller asked about, also the name checked). */
-export function sslCheckerData(domain: string, evidence: CertificateEvidence, now: Date): SslCheckerData {
-  const leaf = leafOf(evidence);
+/** The leaf's names and dates as ssl-checker (and tls-rating) answer them. */
+export function leafIdentity(leaf: PeerCertificateSummary, now: Date): LeafIdentity {
   return {
-    domain,
-    status: sslStatus(evidence, hostnameVerdict(domain, leaf), now),
     commonName: nameAttribute(leaf.subject, 'CN'),
     subjectAlternativeNames: dnsAndIpAltNames(leaf.subjectAltName),
     issuer: displayName(leaf.issuer),
     validFrom: certificateDateToIso(leaf.validFrom),
     expiryDate: certificateDateToIso(leaf.validTo),
     daysRemaining: daysRemaining(leaf.validTo, now),
+  };
+}
+
+/** The ssl-checker `data` for `domain` (the name the caller asked about, also the name checked). */
+export function sslCheckerData(domain: string, evidence: CertificateEvidence, now: Date): SslCheckerData {
+  const leaf = leafOf(evidence);
+  return {
+    domain,
+    status: sslStatus(evidence, hostnameVerdict(domain, leaf), now),
+    ...leafIdentity(leaf, now),
     signatureAlgorithm: signatureAlgorithmName(leaf.der),
     chain: chainEntries(evidence.peerChain),
   };

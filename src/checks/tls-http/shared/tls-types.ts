@@ -2,7 +2,7 @@
  * What the TLS checks' object types share (the certificate, the chain), and the port argument of the
  * checks that take one.
  */
-import type { ChainEntry, TlsCertificateBlock } from './certificate.js';
+import type { ChainEntry, LeafIdentity, TlsCertificateBlock } from './certificate.js';
 import { parsePort } from '../../../validation.js';
 import { builder } from '../../../graphql/builder.js';
 
@@ -18,6 +18,35 @@ export const SSL_STATUS_RULES =
   '"not-yet-valid" (the leaf\'s notBefore is in the future); "hostname-mismatch" (the certificate is not issued for the domain, ' +
   'RFC 6125 rules: wildcard in the left-most label only, CN only without DNS SANs); "untrusted" (the chain does not lead to a ' +
   'root of the service\'s trust store: self-signed, missing intermediate, unknown CA); "valid" (none of these).';
+
+/**
+ * The leaf's names and dates, in ssl-checker's and tls-rating's object types alike (LeafIdentity); resolved
+ * rather than exposed, since exposing takes a concrete parent type.
+ */
+export const leafIdentityFields = <T extends LeafIdentity>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, T>,
+) => ({
+  commonName: t.string({
+    nullable: true,
+    description: "The leaf's subject CN; null when it has none (CN is optional, RFC 6125).",
+    resolve: (leaf) => leaf.commonName,
+  }),
+  subjectAlternativeNames: t.stringList({
+    description: 'DNS names and IP addresses of the leaf, without prefixes.',
+    resolve: (leaf) => leaf.subjectAlternativeNames,
+  }),
+  issuer: t.string({
+    nullable: true,
+    description: "The leaf issuer's CN, or its O when it has no CN.",
+    resolve: (leaf) => leaf.issuer,
+  }),
+  validFrom: t.string({ description: 'ISO 8601 UTC with milliseconds.', resolve: (leaf) => leaf.validFrom }),
+  expiryDate: t.string({ description: 'ISO 8601 UTC with milliseconds.', resolve: (leaf) => leaf.expiryDate }),
+  daysRemaining: t.int({
+    description: 'Whole days until expiryDate, rounded down; negative once expired.',
+    resolve: (leaf) => leaf.daysRemaining,
+  }),
+});
 
 export const SslChainEntry = builder.objectRef<ChainEntry>('SslChainEntry').implement({
   description:

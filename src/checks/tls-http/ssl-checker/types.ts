@@ -3,28 +3,13 @@
  */
 import type { SslCheckerResult } from './run.js';
 import { builder } from '../../../graphql/builder.js';
-import { SSL_STATUS_RULES, SslChainEntry } from '../shared/tls-types.js';
+import { leafIdentityFields, SSL_STATUS_RULES, SslChainEntry } from '../shared/tls-types.js';
 
 export const SslChecker = builder.objectRef<SslCheckerResult>('SslChecker').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
     status: t.exposeString('status', { description: SSL_STATUS_RULES }),
-    commonName: t.exposeString('commonName', {
-      nullable: true,
-      description: "The leaf's subject CN; null when it has none (CN is optional, RFC 6125).",
-    }),
-    subjectAlternativeNames: t.exposeStringList('subjectAlternativeNames', {
-      description: 'DNS names and IP addresses of the leaf, without prefixes.',
-    }),
-    issuer: t.exposeString('issuer', {
-      nullable: true,
-      description: "The leaf issuer's CN, or its O when it has no CN.",
-    }),
-    validFrom: t.exposeString('validFrom', { description: 'ISO 8601 UTC with milliseconds.' }),
-    expiryDate: t.exposeString('expiryDate', { description: 'ISO 8601 UTC with milliseconds.' }),
-    daysRemaining: t.exposeInt('daysRemaining', {
-      description: 'Whole days until expiryDate, rounded down; negative once expired.',
-    }),
+    ...leafIdentityFields(t),
     signatureAlgorithm: t.exposeString('signatureAlgorithm', {
       description: 'The algorithm the issuer signed the leaf with, e.g. "sha256WithRSAEncryption".',
     }),

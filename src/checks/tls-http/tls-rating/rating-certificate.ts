@@ -8,8 +8,7 @@ import type { CheckContext } from '../../../loaders/context.js';
 import { NetdiagError } from '../../../errors.js';
 import { ProbeError } from '../../../probes/errors.js';
 import type { TlsHandshakeResult } from '../../../probes/tls/prober.js';
-import { certificateDateToIso, displayName, dnsAndIpAltNames, nameAttribute } from '../../../probes/tls/chain.js';
-import { daysRemaining, hostnameVerdict, sslStatus } from '../shared/certificate.js';
+import { hostnameVerdict, leafIdentity, sslStatus } from '../shared/certificate.js';
 import type { ObservedCertificate } from './rating.js';
 
 /** grades.md step 1: at most 3 AIA fetches. */
@@ -92,12 +91,7 @@ export function observedCertificate(
     leafDer: main.leafDer,
     identity: {
       fingerprint: new X509Certificate(leaf.der).fingerprint256,
-      commonName: nameAttribute(leaf.subject, 'CN'),
-      subjectAlternativeNames: dnsAndIpAltNames(leaf.subjectAltName),
-      issuer: displayName(leaf.issuer),
-      validFrom: certificateDateToIso(leaf.validFrom),
-      expiryDate: certificateDateToIso(leaf.validTo),
-      daysRemaining: daysRemaining(leaf.validTo, now),
+      ...leafIdentity(leaf, now),
     },
     // A trust anchor's own signature is not checked by anyone (RFC 5280 §6.1): only what it signed.
     sentDers: main.peerChain.filter((c, i) => i === 0 || !isSelfIssued(c.der)).map((c) => c.der),

@@ -5,7 +5,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { RATED_VERSIONS, type CipherSuite, type RatedVersion } from './cipher-suites.js';
-import type { SslStatus } from '../shared/certificate.js';
+import type { LeafIdentity, SslStatus } from '../shared/certificate.js';
 import { signatureAlgorithmName } from '../shared/der.js';
 import { gradeConfiguration, RATING_GUIDE, type Grade } from './grade.js';
 import { mozillaConformance, type MozillaConformance, type MozillaGuidelines } from './mozilla.js';
@@ -30,18 +30,12 @@ export interface RatedSuite {
 }
 
 /**
- * The leaf certificate as ssl-checker names it (src/checks/tls-http/shared/certificate.ts SslCheckerData), and
+ * The leaf certificate as ssl-checker names it (src/checks/tls-http/shared/certificate.ts LeafIdentity), and
  * its SHA-256 fingerprint: what monitors compare between runs and warn on before it expires.
  */
-export interface CertificateIdentity {
+export interface CertificateIdentity extends LeafIdentity {
   /** SHA-256 of the leaf's DER, upper-case hex pairs joined by ":" (as Node's X509Certificate.fingerprint256) */
   fingerprint: string;
-  commonName: string | null;
-  subjectAlternativeNames: string[];
-  issuer: string | null;
-  validFrom: string;
-  expiryDate: string;
-  daysRemaining: number;
 }
 
 export interface RatedCertificate extends CertificateIdentity {

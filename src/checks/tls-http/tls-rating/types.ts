@@ -2,7 +2,7 @@
 import type { Grade, GradeCap, GradeWarning } from './grade.js';
 import type { MozillaConformance } from './mozilla.js';
 import type { RatedCertificate, RatedProtocol, RatedSuite, TlsRatingData } from './rating.js';
-import { SSL_STATUS_RULES } from '../shared/tls-types.js';
+import { leafIdentityFields, SSL_STATUS_RULES } from '../shared/tls-types.js';
 import { builder } from '../../../graphql/builder.js';
 
 export const TlsRatingProtocol = builder.objectRef<RatedProtocol>('TlsRatingProtocol').implement({
@@ -39,22 +39,7 @@ export const TlsRatingPreferred = builder.objectRef<{ version: string; name: str
 export const TlsRatingCertificate = builder.objectRef<RatedCertificate>('TlsRatingCertificate').implement({
   // no description of the type: the contract baseline has none, and a description once given is kept
   fields: (t) => ({
-    commonName: t.exposeString('commonName', {
-      nullable: true,
-      description: "The leaf's subject CN; null when it has none (CN is optional, RFC 6125).",
-    }),
-    subjectAlternativeNames: t.exposeStringList('subjectAlternativeNames', {
-      description: 'DNS names and IP addresses of the leaf, without prefixes.',
-    }),
-    issuer: t.exposeString('issuer', {
-      nullable: true,
-      description: "The leaf issuer's CN, or its O when it has no CN.",
-    }),
-    validFrom: t.exposeString('validFrom', { description: 'ISO 8601 UTC with milliseconds.' }),
-    expiryDate: t.exposeString('expiryDate', { description: 'ISO 8601 UTC with milliseconds.' }),
-    daysRemaining: t.exposeInt('daysRemaining', {
-      description: 'Whole days until expiryDate, rounded down; negative once expired.',
-    }),
+    ...leafIdentityFields(t),
     fingerprint: t.exposeString('fingerprint', {
       description:
         'SHA-256 of the leaf certificate (DER), upper-case hex pairs joined by ":"; a new certificate has a new one.',
