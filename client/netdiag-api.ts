@@ -3138,6 +3138,8 @@ export interface components {
             nextRunAt: string | null;
             /** @description runs started (charged) */
             runs: number;
+            /** @description due times skipped because the run before was still going */
+            skippedRuns: number;
             notify: {
                 webhook: string;
                 /** @description idle, ok or failing */
@@ -3189,6 +3191,8 @@ export interface components {
             nextRunAt: string | null;
             /** @description runs started (charged) */
             runs: number;
+            /** @description due times skipped because the run before was still going */
+            skippedRuns: number;
             notify: {
                 webhook: string;
                 /** @description idle, ok or failing */

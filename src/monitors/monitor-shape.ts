@@ -37,6 +37,7 @@ export const monitorViewSchema = named(
     lastRunAt: time().nullable(),
     nextRunAt: time().nullable(),
     runs: z.int().min(0).describe('runs started (charged)'),
+    skippedRuns: z.int().min(0).describe('due times skipped because the run before was still going'),
     notify: z
       .object({
         webhook: z.string(),

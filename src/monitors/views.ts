@@ -30,6 +30,8 @@ export interface MonitorView {
   readonly lastRunAt: string | null;
   readonly nextRunAt: string | null;
   readonly runs: number;
+  /** due times skipped because the run before was still going (docs/contract/monitors.md "Behaviour") */
+  readonly skippedRuns: number;
   readonly notify: {
     readonly webhook: string;
     readonly status: string;
@@ -73,6 +75,7 @@ export function monitorView(monitor: MonitorRecord, progress: MonitorProgress | 
     lastRunAt: progress?.lastRunAt ?? null,
     nextRunAt: progress?.nextRunAt ?? null,
     runs: progress?.runs ?? 0,
+    skippedRuns: progress?.skipped ?? 0,
     notify: monitor.notify && {
       webhook: monitor.notify.webhook,
       status: progress?.delivery.status ?? 'idle',

@@ -51,6 +51,9 @@ Monitor.implement({
     lastRunAt: t.exposeString('lastRunAt', { nullable: true }),
     nextRunAt: t.exposeString('nextRunAt', { nullable: true }),
     runs: t.exposeInt('runs'),
+    skippedRuns: t.exposeInt('skippedRuns', {
+      description: 'due times skipped because the run before was still going',
+    }),
     notify: t.field({
       type: 'JSON',
       nullable: true,

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labPki } from '../../lab/pki.js';
 import { rr } from '../../lab/dns-server.js';
 import { OTHER_KEY, readEvents, startJobsHarness, type JobsHarness } from '../jobs/jobs-harness.js';
+import { monitorCalls } from './monitor-calls.js';
 
 let h: JobsHarness;
 let hook: Server;
@@ -48,29 +49,7 @@ afterAll(async () => {
   await new Promise((resolve) => hook?.close(resolve));
 });
 
-async function json(path: string, init: Parameters<JobsHarness['call']>[1] = {}) {
-  const response = await h.call(path, init);
-  return { response, body: response.status === 204 ? null : await response.json() };
-}
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-const monitorOf = async (id: string) => (await json(`/api/v1/monitors/${id}`)).body.data;
-const untilRuns = (id: string, runs: number) =>
-  until(
-    `${runs} runs of ${id}`,
-    () => monitorOf(id),
-    (m) => m.runs >= runs && m.state.every((s: any) => s.lastRunAt !== null) && isSettled(m),
-  );
-/** every pair has run in the last run (its lastRunAt at or after the monitor's) */
-const isSettled = (m: any) => m.state.every((s: any) => s.lastRunAt !== null && s.lastRunAt >= m.lastRunAt);
+const { json, until, monitorOf, untilRuns } = monitorCalls(() => h);
 
 async function create(body: Record<string, unknown>, key?: string) {
   return json('/api/v1/monitors', { body: { every: '1h', ...body }, ...(key ? { key } : {}) });
