@@ -18,13 +18,16 @@ module.enableCompileCache?.(
     join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'netdiag', 'compile-cache'),
 );
 
+performance.mark('netdiag:bin/netdiag.mjs evaluated');
 try {
   await buildIfStale();
 } catch (e) {
   process.stderr.write(`netdiag: ${e.message}\n`);
   process.exit(2);
 }
+performance.mark('netdiag:dist/ checked');
 const { main } = await import('../dist/cli.js');
+performance.mark('netdiag:dist/cli.js evaluated');
 const code = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
