@@ -8,7 +8,8 @@
  * service's own lazy imports, whitespace and syntax minified, names kept so that stack traces stay
  * readable; source maps beside it). A worker then loads less code than from the separate modules tsc
  * would emit, and starts faster (docs/operations.md "Under load"; the figures: docs/performance.md
- * "Measured reasons behind design choices"). Type checking is `npm run typecheck`.
+ * "Measured reasons behind design choices"). The netdiag command has a bundle of its own beside it
+ * (dist/cli.js and its `cli-` chunks), whose checks load one by one. Type checking is `npm run typecheck`.
  * node_modules/ stays needed at run time for the files read from packages (the bundled IP data,
  * swagger-ui-dist's assets) and for lmdb, whose native binary is loaded from its package.
  */
@@ -60,22 +61,42 @@ function checkDeclarations() {
 
 /**
  * src/graphql-server/load-declarations.ts reads the folders at run time; a bundle has no folders, so the
- * module becomes the same imports written out, in the same order.
+ * module becomes what `contentsOf` writes from the same list, in the same order.
  */
-const declarationsWrittenOut = {
-  name: 'declarations-written-out',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]graphql-server[\\/]load-declarations\.ts$/ }, () => {
-      const files = checkDeclarations();
-      if (files.length === 0) throw new Error(`no check declarations in ${checksDir}`);
-      return {
-        contents: files.map((file) => `import '../checks/${file}';`).join('\n'),
-        loader: 'ts',
-        resolveDir: join(root, 'src', 'graphql-server'),
-      };
-    });
-  },
-};
+function declarationsPlugin(name, contentsOf) {
+  return {
+    name,
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]graphql-server[\\/]load-declarations\.ts$/ }, () => {
+        const files = checkDeclarations();
+        if (files.length === 0) throw new Error(`no check declarations in ${checksDir}`);
+        return { contents: contentsOf(files), loader: 'ts', resolveDir: join(root, 'src', 'graphql-server') };
+      });
+    },
+  };
+}
+
+/** The service's bundle: the declarations' imports written out. */
+const declarationsWrittenOut = declarationsPlugin('declarations-written-out', (files) =>
+  files.map((file) => `import '../checks/${file}';`).join('\n'),
+);
+
+/**
+ * The command's bundle (bin/netdiag.mjs): each declaration behind a dynamic import of its own, so that a
+ * command loads only the checks it selected (src/graphql-server/declaration-selection.ts, docs/cli.md
+ * "Performance"), still one after the other in path order.
+ */
+const declarationsSelectable = declarationsPlugin('declarations-selectable', (files) => {
+  const entries = files.map((file) => {
+    const [family, tool] = file.split('/');
+    return `{ family: ${JSON.stringify(family)}, tool: ${JSON.stringify(tool)}, load: () => import('../checks/${file}') }`;
+  });
+  return [
+    "import { declarationsToLoad } from './declaration-selection.ts';",
+    `const files = [${entries.join(',\n')}];`,
+    'for (const { load } of declarationsToLoad(files)) await load();',
+  ].join('\n');
+});
 
 /**
  * graphql-jit (src/graphql-server/plugins/use-precompiled-documents.ts) imports fast-json-stringify, and with it
@@ -151,9 +172,16 @@ export async function buildIfStale({ quiet = false, always = false, outDir = dis
         // run as a process of its own by src/probes/ipdata/ip-data-builder.ts, found next to the chunk
         // that starts it (every chunk sits in dist/ itself)
         { in: 'src/probes/ipdata/build-ip-data-main.ts', out: 'build-ip-data-main' },
-        // the netdiag command (bin/netdiag.mjs), sharing the service's chunks
-        { in: 'src/cli/main.ts', out: 'cli' },
       ],
+      outdir: outDir,
+    });
+    // the netdiag command (bin/netdiag.mjs): a bundle of its own, beside the service's in dist/ (the code
+    // finds its files from there), whose checks load one by one (declarationsSelectable)
+    await esbuild.build({
+      ...bundleOptions(),
+      plugins: [declarationsSelectable, withoutJsonSerializerCompiler],
+      entryPoints: [{ in: 'src/cli/main.ts', out: 'cli' }],
+      chunkNames: 'cli-[name]-[hash]',
       outdir: outDir,
     });
     // the pages' scripts, style sheets and icons, hashed and compressed before any visit
