@@ -9,7 +9,7 @@
  * readable; source maps beside it). A worker then loads less code than from the separate modules tsc
  * would emit, and starts faster (docs/operations.md "Under load"; the figures: docs/performance.md
  * "Measured reasons behind design choices"). The netdiag command has a bundle of its own beside it
- * (dist/cli.js and its `cli-` chunks), whose checks load one by one. Type checking is `npm run typecheck`.
+ * (dist/cli.cjs, commandBundleOptions). Type checking is `npm run typecheck`.
  * node_modules/ stays needed at run time for the files read from packages (the bundled IP data,
  * swagger-ui-dist's assets) and for lmdb, whose native binary is loaded from its package.
  */
@@ -82,21 +82,42 @@ const declarationsWrittenOut = declarationsPlugin('declarations-written-out', (f
 );
 
 /**
- * The command's bundle (bin/netdiag.mjs): each declaration behind a dynamic import of its own, so that a
- * command loads only the checks it selected (src/graphql-server/declaration-selection.ts, docs/cli.md
- * "Performance"), still one after the other in path order.
+ * The command's bundle (bin/netdiag.mjs): each declaration behind a function of its own, called only for
+ * the checks the command selected (src/graphql-server/declaration-selection.ts, docs/cli.md "Performance"),
+ * one after the other in path order. The bundle is one CommonJS script (commandBundleOptions), where a
+ * module not yet needed is evaluated at its first `require`.
  */
 const declarationsSelectable = declarationsPlugin('declarations-selectable', (files) => {
   const entries = files.map((file) => {
     const [family, tool] = file.split('/');
-    return `{ family: ${JSON.stringify(family)}, tool: ${JSON.stringify(tool)}, load: () => import('../checks/${file}') }`;
+    return `{ family: ${JSON.stringify(family)}, tool: ${JSON.stringify(tool)}, load: () => require('../checks/${file}') }`;
   });
   return [
     "import { declarationsToLoad } from './declaration-selection.ts';",
     `const files = [${entries.join(',\n')}];`,
-    'for (const { load } of declarationsToLoad(files)) await load();',
+    'for (const { load } of declarationsToLoad(files)) load();',
   ].join('\n');
 });
+
+/**
+ * The command's bundle, dist/cli.cjs: one CommonJS script rather than the service's ES module chunks, so
+ * that bin/netdiag.mjs compiles it with V8's code cache on every Node line (node:vm's `cachedData`; Node 20
+ * has no compile cache for ES modules), the functions a run compiled included. `import.meta.url`, which a
+ * script has not, is the address of a module in dist/ (every chunk sits there, and the service's are .js:
+ * src/probes/ipdata/ip-data-builder.ts finds build-ip-data-main.js beside it).
+ */
+function commandBundleOptions() {
+  return {
+    ...bundleOptions(),
+    format: 'cjs',
+    splitting: false,
+    banner: {
+      js: 'const __netdiagModuleUrl = require("node:url").pathToFileURL(require("node:path").join(__dirname, "cli.js")).href;',
+    },
+    define: { 'import.meta.url': '__netdiagModuleUrl' },
+    plugins: [declarationsSelectable, withoutJsonSerializerCompiler],
+  };
+}
 
 /**
  * graphql-jit (src/graphql-server/plugins/use-precompiled-documents.ts) imports fast-json-stringify, and with it
@@ -175,13 +196,12 @@ export async function buildIfStale({ quiet = false, always = false, outDir = dis
       ],
       outdir: outDir,
     });
-    // the netdiag command (bin/netdiag.mjs): a bundle of its own, beside the service's in dist/ (the code
-    // finds its files from there), whose checks load one by one (declarationsSelectable)
+    // the netdiag command (bin/netdiag.mjs): a script of its own beside the service's chunks in dist/ (the
+    // code finds its files from there)
     await esbuild.build({
-      ...bundleOptions(),
-      plugins: [declarationsSelectable, withoutJsonSerializerCompiler],
-      entryPoints: [{ in: 'src/cli/main.ts', out: 'cli' }],
-      chunkNames: 'cli-[name]-[hash]',
+      ...commandBundleOptions(),
+      entryPoints: { cli: 'src/cli/main.ts' },
+      outExtension: { '.js': '.cjs' },
       outdir: outDir,
     });
     // the pages' scripts, style sheets and icons, hashed and compressed before any visit
