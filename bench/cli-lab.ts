@@ -4,8 +4,10 @@
  * the latency relay, a configuration file for the command and the lab root for NODE_EXTRA_CA_CERTS, written
  * into the directory given as the first argument, with the site's address in `site` and a script `env.sh`
  * to source. With `--service`, a running service against the same lab too (its address in `service`).
- * Serves until SIGTERM or SIGINT. Loopback only: run it inside the loopback namespace, with the commands it
- * serves.
+ * Serves until SIGTERM or SIGINT, sent to this process itself: start it as `node --import tsx
+ * bench/cli-lab.ts <dir> &` and stop it by its process id (a wrapper such as npx does not pass the signal
+ * on, and the lab would outlive the shell). Loopback only: run it inside the loopback namespace, with the
+ * commands it serves.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
