@@ -100,9 +100,9 @@ const declarationsSelectable = declarationsPlugin('declarations-selectable', (fi
 });
 
 /**
- * The script with every character outside ASCII written as a \\u escape (a regular expression and a licence
+ * The script with every character outside ASCII written as a \u escape (a regular expression and a licence
  * comment keep a few, which esbuild leaves as they are): V8 then holds the command's source, which stays in
- * memory for the whole run, with one byte a character rather than two (about 20 MB less peak memory,
+ * memory for the whole run, with one byte a character rather than two (the peak memory this saves:
  * docs/cli.md "Performance"). An escape means the same in a string, a template's value, a regular expression,
  * an identifier or a comment (only a tagged template's raw text would differ).
  */
