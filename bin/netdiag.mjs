@@ -1,31 +1,24 @@
 #!/usr/bin/env node
 /**
- * `netdiag` (docs/cli.md): runs the command from dist/, building dist/ first when it is missing or older
- * than the sources, as `npm start` does (scripts/start.mjs), so the command starts as fast as node loads
- * one bundle.
+ * `netdiag` (docs/cli.md): runs the command's bundle from dist/, building dist/ first when it is missing or
+ * older than the sources, as `npm start` does (scripts/start.mjs), with V8's code cache of earlier runs
+ * (scripts/command-script.mjs), so the command starts as fast as node loads one compiled script.
  */
-import module from 'node:module';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
+import { loadCommandScript } from '../scripts/command-script.mjs';
 
-// V8's code cache for the bundle (Node 22.1 and newer; Node 20 has none): a command is a fresh process each
-// time, and compiling the service's code is a large part of its start-up (docs/cli.md "Performance"). The
-// cache lives in the user's own cache directory (NODE_COMPILE_CACHE when set), not in the shared temporary
-// directory Node picks by default, where another user could have made the directory first.
-module.enableCompileCache?.(
-  process.env.NODE_COMPILE_CACHE ||
-    join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'netdiag', 'compile-cache'),
-);
-
+performance.mark('netdiag:bin/netdiag.mjs evaluated');
 try {
   await buildIfStale();
 } catch (e) {
   process.stderr.write(`netdiag: ${e.message}\n`);
   process.exit(2);
 }
-const { main } = await import('../dist/cli.js');
-const code = await main(process.argv.slice(2), {
+performance.mark('netdiag:dist/ checked');
+const command = loadCommandScript(fileURLToPath(new URL('../dist/cli.cjs', import.meta.url)));
+performance.mark(`netdiag:dist/cli.cjs evaluated (code cache ${command.cacheUsed ? 'used' : 'made'})`);
+const code = await command.exports.main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
@@ -35,5 +28,6 @@ const code = await main(process.argv.slice(2), {
     return Buffer.concat(chunks).toString('utf8');
   },
 });
+command.settle();
 // the in-process service's sockets and timers are closed; what a library left open must not keep the shell waiting
 process.stdout.write('', () => process.exit(code));

@@ -8,11 +8,12 @@
  * service's own lazy imports, whitespace and syntax minified, names kept so that stack traces stay
  * readable; source maps beside it). A worker then loads less code than from the separate modules tsc
  * would emit, and starts faster (docs/operations.md "Under load"; the figures: docs/performance.md
- * "Measured reasons behind design choices"). Type checking is `npm run typecheck`.
+ * "Measured reasons behind design choices"). The netdiag command has a bundle of its own beside it
+ * (dist/cli.cjs, commandBundleOptions). Type checking is `npm run typecheck`.
  * node_modules/ stays needed at run time for the files read from packages (the bundled IP data,
  * swagger-ui-dist's assets) and for lmdb, whose native binary is loaded from its package.
  */
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,22 +61,74 @@ function checkDeclarations() {
 
 /**
  * src/graphql-server/load-declarations.ts reads the folders at run time; a bundle has no folders, so the
- * module becomes the same imports written out, in the same order.
+ * module becomes what `contentsOf` writes from the same list, in the same order.
  */
-const declarationsWrittenOut = {
-  name: 'declarations-written-out',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]graphql-server[\\/]load-declarations\.ts$/ }, () => {
-      const files = checkDeclarations();
-      if (files.length === 0) throw new Error(`no check declarations in ${checksDir}`);
-      return {
-        contents: files.map((file) => `import '../checks/${file}';`).join('\n'),
-        loader: 'ts',
-        resolveDir: join(root, 'src', 'graphql-server'),
-      };
-    });
-  },
-};
+function declarationsPlugin(name, contentsOf) {
+  return {
+    name,
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]graphql-server[\\/]load-declarations\.ts$/ }, () => {
+        const files = checkDeclarations();
+        if (files.length === 0) throw new Error(`no check declarations in ${checksDir}`);
+        return { contents: contentsOf(files), loader: 'ts', resolveDir: join(root, 'src', 'graphql-server') };
+      });
+    },
+  };
+}
+
+/** The service's bundle: the declarations' imports written out. */
+const declarationsWrittenOut = declarationsPlugin('declarations-written-out', (files) =>
+  files.map((file) => `import '../checks/${file}';`).join('\n'),
+);
+
+/**
+ * The command's bundle (bin/netdiag.mjs): each declaration behind a function of its own, called only for
+ * the checks the command selected (src/graphql-server/declaration-selection.ts, docs/cli.md "Performance"),
+ * one after the other in path order. The bundle is one CommonJS script (commandBundleOptions), where a
+ * module not yet needed is evaluated at its first `require`.
+ */
+const declarationsSelectable = declarationsPlugin('declarations-selectable', (files) => {
+  const entries = files.map((file) => {
+    const [family, tool] = file.split('/');
+    return `{ family: ${JSON.stringify(family)}, tool: ${JSON.stringify(tool)}, load: () => require('../checks/${file}') }`;
+  });
+  return [
+    "import { declarationsToLoad } from './declaration-selection.ts';",
+    `const files = [${entries.join(',\n')}];`,
+    'for (const { load } of declarationsToLoad(files)) load();',
+  ].join('\n');
+});
+
+/**
+ * The script with every character outside ASCII written as a \u escape (a regular expression and a licence
+ * comment keep a few, which esbuild leaves as they are): V8 then holds the command's source, which stays in
+ * memory for the whole run, with one byte a character rather than two (the peak memory this saves:
+ * docs/cli.md "Performance"). An escape means the same in a string, a template's value, a regular expression,
+ * an identifier or a comment (only a tagged template's raw text would differ).
+ */
+function asciiOnly(text) {
+  return text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The command's bundle, dist/cli.cjs: one CommonJS script rather than the service's ES module chunks, so
+ * that bin/netdiag.mjs compiles it with V8's code cache on every Node line (node:vm's `cachedData`; Node 20
+ * has no compile cache for ES modules), the functions a run compiled included. `import.meta.url`, which a
+ * script has not, is the address of a module in dist/ (every chunk sits there, and the service's are .js:
+ * src/probes/ipdata/ip-data-builder.ts finds build-ip-data-main.js beside it).
+ */
+function commandBundleOptions() {
+  return {
+    ...bundleOptions(),
+    format: 'cjs',
+    splitting: false,
+    banner: {
+      js: 'const __netdiagModuleUrl = require("node:url").pathToFileURL(require("node:path").join(__dirname, "cli.js")).href;',
+    },
+    define: { 'import.meta.url': '__netdiagModuleUrl' },
+    plugins: [declarationsSelectable, withoutJsonSerializerCompiler],
+  };
+}
 
 /**
  * graphql-jit (src/graphql-server/plugins/use-precompiled-documents.ts) imports fast-json-stringify, and with it
@@ -151,11 +204,19 @@ export async function buildIfStale({ quiet = false, always = false, outDir = dis
         // run as a process of its own by src/probes/ipdata/ip-data-builder.ts, found next to the chunk
         // that starts it (every chunk sits in dist/ itself)
         { in: 'src/probes/ipdata/build-ip-data-main.ts', out: 'build-ip-data-main' },
-        // the netdiag command (bin/netdiag.mjs), sharing the service's chunks
-        { in: 'src/cli/main.ts', out: 'cli' },
       ],
       outdir: outDir,
     });
+    // the netdiag command (bin/netdiag.mjs): a script of its own beside the service's chunks in dist/ (the
+    // code finds its files from there)
+    await esbuild.build({
+      ...commandBundleOptions(),
+      entryPoints: { cli: 'src/cli/main.ts' },
+      outExtension: { '.js': '.cjs' },
+      outdir: outDir,
+    });
+    const command = join(outDir, 'cli.cjs');
+    writeFileSync(command, asciiOnly(readFileSync(command, 'utf8')));
     // the pages' scripts, style sheets and icons, hashed and compressed before any visit
     // loaded only to build: each run of the command (bin/netdiag.mjs) checks freshness and nothing more
     const { buildWebAssets } = await import('./build-web-assets.mjs');

@@ -14,6 +14,7 @@ import { runMany } from './run-many.js';
 import { runReport } from './run-report.js';
 import { printable, styleFor } from './output.js';
 import { EXIT, type Io } from './io.js';
+import { mark, timingLines } from './timings.js';
 
 async function targetsOf(options: CliOptions, io: Io): Promise<string[]> {
   const fromStdin = options.targets.includes('-') || options.file === '-';
@@ -49,6 +50,11 @@ function printTools(tools: readonly IndexTool[], io: Io, json: boolean): number 
   return EXIT.ok;
 }
 
+/** The checks a command runs in process: one tool's, or every one (the report, the list of tools). */
+function checksOf(command: string): string[] | null {
+  return command === 'report' || command === 'tools' ? null : [command];
+}
+
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let options: CliOptions;
   try {
@@ -69,13 +75,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   let transport: Transport;
   try {
-    transport = options.url ? remoteTransport(options.url, options.key) : await localTransport(options.config, io.env);
+    transport = options.url
+      ? remoteTransport(options.url, options.key)
+      : await localTransport(options.config, io.env, checksOf(options.command));
   } catch (e) {
     io.stderr.write(`netdiag: ${printable((e as Error).message)}\n`);
     return EXIT.usage;
   }
   try {
     const tools = await fetchIndex(transport, options.url);
+    mark(`index of ${tools.length} tool(s) (GET /api/v1)`);
     if (options.command === 'tools') return printTools(tools, io, options.json);
     if (options.command === 'report') {
       if (options.targets.length !== 1) throw new UsageError('report takes one domain');
@@ -96,6 +105,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stderr.write(`netdiag: ${printable((e as Error).message)}\n`);
     return EXIT.usage;
   } finally {
+    mark('check answered and printed');
     await transport.close();
+    mark('closed');
+    for (const line of timingLines()) io.stderr.write(`netdiag timings: ${line}\n`);
   }
 }

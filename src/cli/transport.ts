@@ -7,6 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { selectDeclarations } from '../graphql-server/declaration-selection.js';
+import { mark } from './timings.js';
 
 export interface Transport {
   /** a request to the API, e.g. `/api/v1/tls-rating?domain=example.com` */
@@ -38,19 +40,22 @@ const LOCAL_CREDITS = 1_000_000_000;
  * here, used in this process only), credits without a practical bound, no Redis (the ledgers and job queue
  * are the service's business), no shedding on a late event loop, no job runner, and `<server.dataDir>/cli`
  * as its data directory, so that it never takes over the service's jobs (docs/cli.md "In process").
+ * `tools`: the checks the command will run, the only ones loaded (null: every one, as the service does).
  */
 export async function localTransport(
   configFile: string | null,
   env: Readonly<Record<string, string | undefined>>,
+  tools: readonly string[] | null = null,
 ): Promise<Transport> {
-  const [{ buildConfig, ConfigError }, { createServices }, { createApp }, { silentLogger }, { localJobBus }] =
-    await Promise.all([
-      import('../config.js'),
-      import('../create-services.js'),
-      import('../app.js'),
-      import('../log.js'),
-      import('../jobs/job-bus.js'),
-    ]);
+  // before the schema is imported: only these checks' declarations are loaded (null: every one)
+  selectDeclarations(tools);
+  const { buildConfig, ConfigError } = await import('../config.js');
+  mark('config module evaluated');
+  const { createServices } = await import('../create-services.js');
+  mark('services module evaluated');
+  const { createApp } = await import('../app.js');
+  mark('app module evaluated');
+  const [{ silentLogger }, { localJobBus }] = await Promise.all([import('../log.js'), import('../jobs/job-bus.js')]);
   let raw: Record<string, any> = {};
   if (configFile) {
     try {
@@ -75,11 +80,14 @@ export async function localTransport(
     { ...otherEnv, NETDIAG_DATA_DIR: join(dataDir, 'cli') },
     configFile ?? 'config',
   );
+  mark('configuration built');
   const services = await createServices(config, silentLogger);
+  mark('services made');
   // The command never submits a job (many targets run here, with bounded concurrency: ./run-many.ts): no
   // runner here, and the job store is opened only if a job endpoint is ever asked, so the command neither
   // opens the embedded database nor starts a runner on its way to one check (docs/cli.md "Performance").
   const app = createApp(services, { jobs: { kind: 'elsewhere', bus: localJobBus() } });
+  mark('app made');
   return {
     local: true,
     fetch(path, init = {}) {

@@ -70,7 +70,7 @@ const site = () => `https://${lab.domain}:${lab.https}/`;
 const weakSite = () => `https://${lab.domain}:${weak.port}/`;
 
 describe('in process (--local, with the configuration file)', { timeout: 60_000 }, () => {
-  const local = (args: readonly string[], options?: { stdin?: string }) =>
+  const local = (args: readonly string[], options?: { stdin?: string; env?: Record<string, string> }) =>
     netdiag([...args, '--local', '--config', configFile], options);
 
   it('passes a good grade and fails a bad one with --min-grade', async () => {
@@ -125,6 +125,19 @@ describe('in process (--local, with the configuration file)', { timeout: 60_000 
     const human = await local(['report', lab.domain, '--view', 'mail']);
     expect(human.stdout).toMatch(/^Report for report\.lab\.test/);
     expect(human.stdout).toMatch(/DNSSEC\s+bogus\s+broken at \./);
+  });
+
+  it("loads only the check it runs, and every one for the list of tools (NETDIAG_CLI_TIMINGS' index line)", async () => {
+    const timings = { env: { NETDIAG_CLI_TIMINGS: '1' } };
+    const one = await local(['tls-rating', site(), '--json'], timings);
+    expect(one.code).toBe(0);
+    expect(JSON.parse(one.stdout)).toMatchObject({ host: lab.domain, partial: false });
+    expect(one.stderr).toMatch(/^netdiag timings: +[\d.]+ ms +\+ *[\d.]+ +index of 1 tool\(s\) \(GET \/api\/v1\)$/m);
+    expect(one.stderr).toMatch(/^netdiag timings: .* check answered and printed$/m);
+    const all = await local(['tools', '--json'], timings);
+    const listed = (JSON.parse(all.stdout) as { tool: string }[]).map((t) => t.tool);
+    expect(listed).toEqual(expect.arrayContaining(['tls-rating', 'website-health-check', 'whois']));
+    expect(all.stderr).toContain(`index of ${listed.length} tool(s)`);
   });
 
   it('exits 2 on usage errors and on a check that could not run', async () => {

@@ -4,7 +4,7 @@
  * Built into a temporary directory, so that the dist/ other tests run is untouched.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
@@ -29,6 +29,10 @@ it('builds and leaves no child process running', async () => {
         child.on('exit', (code) => fail(new Error(`the build process exited with ${code}`)));
       });
       expect(existsSync(join(outDir, 'main.js'))).toBe(true);
+      // the command's script, ASCII only: V8 holds it with one byte a character (scripts/build-if-stale.mjs asciiOnly)
+      const command = readFileSync(join(outDir, 'cli.cjs'), 'latin1');
+      expect(command).toContain('main:()=>main');
+      expect(command).not.toMatch(/[^\0-\x7f]/);
       // esbuild.stop() signals its service to end; it is gone (and reaped) a moment later
       const children = () => {
         // (ps exits 1 when it lists nothing, so its output is read whatever the status)
