@@ -71,6 +71,10 @@ describe('EmbeddedSchedule', () => {
       4,
     );
     await until('both handed out', () => handed.length === 2);
+    // mon_missed's settlement is written after its run returns: wait for it, so that only mon_crashed's is
+    // left unsettled, as the crash this stands for would leave it
+    const handedOut = openEmbeddedDb(dir).openDB({ name: 'monitor-handed' });
+    await until('mon_missed settled', () => [...handedOut.getKeys()].length === 1);
     // it hands out nothing more (its process is gone); its unsettled run is not waited for
     void before.stop();
     // ten intervals pass while the instance is down
