@@ -42,26 +42,60 @@ async function reportInPage(page: Page, origin: string, domain: string) {
     const shown = [...document.querySelectorAll<HTMLElement>('section.section')].map((s) => ({
       part: s.dataset.part ?? '',
       ms: Number(s.dataset.shownMs),
+      /** read from the answer, from the request */
+      read: Number(s.dataset.readMs),
+      /** drawn (before the frame), from the request */
+      arrived: Number(s.dataset.arrivedMs),
     }));
     const first = shown.reduce((a, b) => (b.ms < a.ms ? b : a));
+    const last = shown.reduce((a, b) => (b.ms > a.ms ? b : a));
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     return {
+      /** the body parsed (DOMContentLoaded), from opening the address */
+      parsed: navigation?.domContentLoadedEventStart ?? Number.NaN,
       request: Number(document.body.dataset.requestMs),
       first,
+      last,
       whole: Math.max(...shown.map((s) => s.ms)),
     };
   });
 }
 
+/** A check alone as its REST call from a page of the app's origin: the browser's own cost of a request, the same as the report's. */
+async function restCallInPage(page: Page, tool: string, domain: string): Promise<number> {
+  const param = tool === 'website-health-check' ? 'target' : 'domain';
+  return page.evaluate(
+    async ({ url, key }) => {
+      const t0 = performance.now();
+      const res = await fetch(url, { headers: { 'x-api-key': key } });
+      await res.arrayBuffer();
+      return performance.now() - t0;
+    },
+    { url: `/api/v1/${tool}?${param}=${domain}`, key: BENCH_KEY },
+  );
+}
+
 async function measure(lab: ReportLabAddresses, browser: Awaited<ReturnType<typeof launchLoopbackChromium>>) {
   const alone = new Map<string, number>();
+  const aloneInPage = new Map<string, number>();
   for (const part of partsOf('all')) {
-    const app = await serveReportLab(lab);
-    try {
-      await restCall(app.origin, part.tool, WARM_UP);
-      const ms = await restCall(app.origin, part.tool, lab.domain);
-      alone.set(part.id, ms);
-    } finally {
-      await app.close();
+    for (const inPage of [false, true]) {
+      const app = await serveReportLab(lab);
+      const context = inPage ? await browser.newContext() : null;
+      try {
+        if (context) {
+          const page = await context.newPage();
+          await page.goto(`${app.origin}/report`);
+          await restCallInPage(page, part.tool, WARM_UP);
+          aloneInPage.set(part.id, await restCallInPage(page, part.tool, lab.domain));
+        } else {
+          await restCall(app.origin, part.tool, WARM_UP);
+          alone.set(part.id, await restCall(app.origin, part.tool, lab.domain));
+        }
+      } finally {
+        await context?.close();
+        await app.close();
+      }
     }
   }
   const app = await serveReportLab(lab);
@@ -74,7 +108,10 @@ async function measure(lab: ReportLabAddresses, browser: Awaited<ReturnType<type
     await page.goto(`${app.origin}/report`);
     await page.evaluate((key) => sessionStorage.setItem('netdiag-api-key', key), BENCH_KEY);
     await reportInPage(page, app.origin, WARM_UP);
-    return { alone, report: await reportInPage(page, app.origin, lab.domain) };
+    const report = await reportInPage(page, app.origin, lab.domain);
+    const leftAt = (part: string) => (app.parts.left.get(part) ?? Number.NaN) - app.parts.received;
+    const server = { first: leftAt(report.first.part), last: Math.max(...[...app.parts.left.keys()].map(leftAt)) };
+    return { alone, aloneInPage, report, server };
   } finally {
     await context.close();
     await app.close();
@@ -97,12 +134,24 @@ export async function benchReport(): Promise<void> {
     );
     const fastest = Math.min(...aloneMedian.values());
     const slowest = Math.max(...aloneMedian.values());
+    const inPageMedian = new Map(
+      [...rounds[0]!.aloneInPage.keys()].map((id) => [id, median(rounds.map((r) => r.aloneInPage.get(id)!))]),
+    );
+    const fastestInPage = Math.min(...inPageMedian.values());
+    const slowestInPage = Math.max(...inPageMedian.values());
     const fromRequest = (r: (typeof rounds)[number], ms: number) => ms - r.report.request;
     const first = median(rounds.map((r) => fromRequest(r, r.report.first.ms)));
     const whole = median(rounds.map((r) => fromRequest(r, r.report.whole)));
     const firstOpened = median(rounds.map((r) => r.report.first.ms));
     const wholeOpened = median(rounds.map((r) => r.report.whole));
     const request = median(rounds.map((r) => r.report.request));
+    const parsed = median(rounds.map((r) => r.report.parsed));
+    const serverFirst = median(rounds.map((r) => r.server.first));
+    const serverLast = median(rounds.map((r) => r.server.last));
+    const drawnFirst = median(rounds.map((r) => r.report.first.arrived));
+    const readFirst = median(rounds.map((r) => r.report.first.read));
+    const readLast = median(rounds.map((r) => r.report.last.read));
+    const drawnLast = median(rounds.map((r) => r.report.last.arrived));
     const firstParts = [...new Set(rounds.map((r) => r.report.first.part))].join(', ');
     console.log(
       `lab latency: DNS ${LATENCY.dnsMs} ms, WHOIS ${LATENCY.whoisMs} ms, each HTTP answer ${LATENCY.httpMs} ms; cold caches`,
@@ -111,16 +160,25 @@ export async function benchReport(): Promise<void> {
       `each check alone (REST, median of ${ROUNDS}): ${[...aloneMedian].map(([id, ms]) => `${id} ${ms.toFixed(0)} ms`).join(', ')}`,
     );
     console.log(
+      `each check alone, its REST call from a page in Chromium (median of ${ROUNDS}): ${[...inPageMedian].map(([id, ms]) => `${id} ${ms.toFixed(0)} ms`).join(', ')}`,
+    );
+    console.log(
       `report on screen, from the operation's request (median of ${ROUNDS}): first section ${first.toFixed(0)} ms (${firstParts}), whole ${whole.toFixed(0)} ms`,
     );
     console.log(
-      `from opening the address: request sent at ${request.toFixed(0)} ms, first section ${firstOpened.toFixed(0)} ms, whole ${wholeOpened.toFixed(0)} ms`,
+      `where the time goes (medians, from the request): the first part leaves the server at ${serverFirst.toFixed(0)} ms, is read in the page at ${readFirst.toFixed(0)} ms, drawn at ${drawnFirst.toFixed(0)} ms; the last part ${serverLast.toFixed(0)}, ${readLast.toFixed(0)}, ${drawnLast.toFixed(0)} ms (on screen a frame later)`,
+    );
+    console.log(
+      `from opening the address: request sent at ${request.toFixed(0)} ms, body parsed at ${parsed.toFixed(0)} ms, first section ${firstOpened.toFixed(0)} ms, whole ${wholeOpened.toFixed(0)} ms`,
     );
     console.log(
       `first section / fastest check: ${(first / fastest).toFixed(2)}× (target ≤ 1.2×; from opening the address ${(firstOpened / fastest).toFixed(2)}×)`,
     );
     console.log(
       `whole report / slowest check: ${(whole / slowest).toFixed(2)}× (target ≤ 1.2×; from opening the address ${(wholeOpened / slowest).toFixed(2)}×)`,
+    );
+    console.log(
+      `against the checks alone from a page in Chromium: first section ${(first / fastestInPage).toFixed(2)}×, whole report ${(whole / slowestInPage).toFixed(2)}×`,
     );
   } finally {
     await browser.close();
