@@ -40,6 +40,8 @@ export async function reportLabProcess(latency: LabLatency): Promise<{ lab: Repo
 /** When the app's last answer was received, when each part of it (by label) left it, and when its end did. */
 export interface PartsLeaving {
   received: number;
+  /** when the app gave its Response (the headers leave then) */
+  answered: number;
   left: Map<string, number>;
   ended: number;
 }
@@ -56,6 +58,7 @@ function recordingParts(app: App, record: PartsLeaving): App {
       const response = await app.fetch(request, server);
       if (!response.body || !/^\/(graphql|api\/)/.test(new URL(request.url).pathname)) return response;
       record.received = received;
+      record.answered = performance.now();
       record.left = new Map();
       record.ended = Number.NaN;
       const decoder = new TextDecoder();
@@ -100,7 +103,7 @@ export async function serveReportLab(lab: ReportLabAddresses) {
     admission: { maxEventLoopDelayMs: 0 },
   });
   const services = await createServices(config, silentLogger, reportLabOverrides(lab, dataDir));
-  const parts: PartsLeaving = { received: 0, left: new Map(), ended: 0 };
+  const parts: PartsLeaving = { received: 0, answered: 0, left: new Map(), ended: 0 };
   const served = await serveOnLoopback(recordingParts(createApp(services), parts));
   return {
     origin: served.origin,

@@ -161,13 +161,14 @@ function ownerOf(stack: ProfileNode[]): string {
 }
 
 /** With TRACE_FUNCTIONS: the functions that took the most of the loop over the whole run, by self time. */
-function topFunctions(profile: Profile, until = Number.POSITIVE_INFINITY): void {
+function topFunctions(profile: Profile, until = Number.POSITIVE_INFINITY, from = 0): void {
   const self = new Map<string, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   let at = profile.startTime;
   for (let i = 0; i < profile.samples.length - 1; i++) {
     at += profile.timeDeltas[i]!;
     if (at > until) break;
+    if (at < from) continue;
     const { functionName, url } = byId.get(profile.samples[i]!)!.callFrame;
     if (functionName === '(idle)') continue;
     const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|src)\//, '$1/')}`;
@@ -249,6 +250,10 @@ async function traced(lab: ReportLabAddresses, title: string, operation: string,
     summarise(profile, windows);
     if (process.env.TRACE_FUNCTIONS) {
       // before the first part was written, then over the whole run
+      const received = marks.find((m) => m.what === 'request received')?.at;
+      const firstResolver = marks.find((m) => m.what.endsWith('resolver starts'))?.at;
+      console.log('  the functions that held the loop most, from the request received to the first resolver:');
+      topFunctions(profile, firstResolver, received);
       const firstWritten = marks.find((m) => m.what.startsWith('written'))?.at;
       console.log('  the functions that held the loop most, until the first part was written:');
       topFunctions(profile, firstWritten);

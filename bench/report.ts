@@ -50,10 +50,23 @@ async function reportInPage(page: Page, origin: string, domain: string) {
     const first = shown.reduce((a, b) => (b.ms < a.ms ? b : a));
     const last = shown.reduce((a, b) => (b.ms > a.ms ? b : a));
     const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    const marks = (window as unknown as { __benchMarks?: [string, number, number][] }).__benchMarks ?? [];
+    const request = Number(document.body.dataset.requestMs);
+    const firstRead = request + Number(shown.reduce((a, b) => (b.ms < a.ms ? b : a)).read);
     return {
       /** the body parsed (DOMContentLoaded), from opening the address */
       parsed: navigation?.domContentLoadedEventStart ?? Number.NaN,
-      request: Number(document.body.dataset.requestMs),
+      request,
+      /** the answer's headers, from the request */
+      headers: (marks.find((m) => m[0] === 'headers' && m[1] >= request)?.[1] ?? Number.NaN) - request,
+      /** the page's long tasks between the request and the first part read: their time in that span */
+      busyBeforeFirst: marks
+        .filter((m) => m[0] === 'long task')
+        .reduce(
+          (sum, [, start, duration]) =>
+            sum + Math.max(0, Math.min(start + duration, firstRead) - Math.max(start, request)),
+          0,
+        ),
       first,
       last,
       whole: Math.max(...shown.map((s) => s.ms)),
@@ -103,6 +116,20 @@ async function measure(lab: ReportLabAddresses, browser: Awaited<ReturnType<type
   // leaves the origin, a round trip per request that would be counted here. The bench runs in a namespace
   // with loopback only, and the browser's own flags keep every name and address on loopback.
   const context = await browser.newContext();
+  // what held the page's main thread (long tasks, 50 ms and more), and when the answer's headers came
+  await context.addInitScript(() => {
+    const marks: [string, number, number][] = [];
+    (window as unknown as { __benchMarks: typeof marks }).__benchMarks = marks;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) marks.push(['long task', e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+    const fetch = window.fetch;
+    window.fetch = (...args) => {
+      const answer = fetch(...args);
+      void answer.then(() => marks.push(['headers', performance.now(), 0]));
+      return answer;
+    };
+  });
   try {
     const page = await context.newPage();
     await page.goto(`${app.origin}/report`);
@@ -110,7 +137,11 @@ async function measure(lab: ReportLabAddresses, browser: Awaited<ReturnType<type
     await reportInPage(page, app.origin, WARM_UP);
     const report = await reportInPage(page, app.origin, lab.domain);
     const leftAt = (part: string) => (app.parts.left.get(part) ?? Number.NaN) - app.parts.received;
-    const server = { first: leftAt(report.first.part), last: Math.max(...[...app.parts.left.keys()].map(leftAt)) };
+    const server = {
+      headers: app.parts.answered - app.parts.received,
+      first: leftAt(report.first.part),
+      last: Math.max(...[...app.parts.left.keys()].map(leftAt)),
+    };
     return { alone, aloneInPage, report, server };
   } finally {
     await context.close();
@@ -147,9 +178,12 @@ export async function benchReport(): Promise<void> {
     const request = median(rounds.map((r) => r.report.request));
     const parsed = median(rounds.map((r) => r.report.parsed));
     const serverFirst = median(rounds.map((r) => r.server.first));
+    const serverHeaders = median(rounds.map((r) => r.server.headers));
     const serverLast = median(rounds.map((r) => r.server.last));
     const drawnFirst = median(rounds.map((r) => r.report.first.arrived));
     const readFirst = median(rounds.map((r) => r.report.first.read));
+    const headers = median(rounds.map((r) => r.report.headers));
+    const busyBeforeFirst = median(rounds.map((r) => r.report.busyBeforeFirst));
     const readLast = median(rounds.map((r) => r.report.last.read));
     const drawnLast = median(rounds.map((r) => r.report.last.arrived));
     const firstParts = [...new Set(rounds.map((r) => r.report.first.part))].join(', ');
@@ -166,7 +200,7 @@ export async function benchReport(): Promise<void> {
       `report on screen, from the operation's request (median of ${ROUNDS}): first section ${first.toFixed(0)} ms (${firstParts}), whole ${whole.toFixed(0)} ms`,
     );
     console.log(
-      `where the time goes (medians, from the request): the first part leaves the server at ${serverFirst.toFixed(0)} ms, is read in the page at ${readFirst.toFixed(0)} ms, drawn at ${drawnFirst.toFixed(0)} ms; the last part ${serverLast.toFixed(0)}, ${readLast.toFixed(0)}, ${drawnLast.toFixed(0)} ms (on screen a frame later)`,
+      `where the time goes (medians, from the request): the first part leaves the server at ${serverFirst.toFixed(0)} ms, is read in the page at ${readFirst.toFixed(0)} ms (the answer's headers leave the server at ${serverHeaders.toFixed(0)} ms, reach the page at ${headers.toFixed(0)} ms; long tasks held the page ${busyBeforeFirst.toFixed(0)} ms before), drawn at ${drawnFirst.toFixed(0)} ms; the last part ${serverLast.toFixed(0)}, ${readLast.toFixed(0)}, ${drawnLast.toFixed(0)} ms (on screen a frame later)`,
     );
     console.log(
       `from opening the address: request sent at ${request.toFixed(0)} ms, body parsed at ${parsed.toFixed(0)} ms, first section ${firstOpened.toFixed(0)} ms, whole ${wholeOpened.toFixed(0)} ms`,
