@@ -1,11 +1,13 @@
 /**
  * Where the report's time goes (docs/report.md "Performance"): the composed operation against the report lab
- * (in a process of its own, with the bench's latency), traced in the app's process — when each part's root
- * resolver starts and ends, when each part's chunk reaches a client reading the answer as it comes, and
- * what the event loop ran meanwhile (a CPU profile, sampled every 100 µs, summed per window between those
- * moments: by the code running, and by the check whose code is on the stack). Then each part alone, as the
- * same operation with one part, traced the same way. The client is in the app's process (its reading is a
- * few chunks). Loopback only: run it in the namespace (docs/development.md).
+ * (in a process of its own, with the bench's latency), traced in the app's process — when the request is
+ * received, when each part's root resolver starts and ends, when each part is written to the socket, and
+ * what the event loop ran meanwhile (a CPU profile, sampled every SAMPLING_INTERVAL_US, summed per window
+ * between those moments: by the code running, and by the check whose code is on the stack), with the
+ * questions the app asked. Then each part alone, as the same operation with one part, traced the same way.
+ * The client is a process of its own, so that the profile holds the server's work alone. With
+ * TRACE_FUNCTIONS set, the functions that held the loop most. Loopback only: run it in the namespace
+ * (docs/development.md).
  *
  *   unshare -n sh -c 'ip link set lo up && npx tsx bench/report-trace.ts [rounds]'
  */
@@ -24,6 +26,8 @@ import { BENCH_KEY, reportLabProcess, serveReportLab } from './report-app.js';
 import type { ReportLabAddresses } from '../test/lab/report-lab.js';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
+/** the profiler's sampling interval, in microseconds */
+const SAMPLING_INTERVAL_US = 100;
 const LATENCY = { dnsMs: 20, whoisMs: 150, httpMs: 40 };
 const WARM_UP = 'warm-up.invalid';
 
@@ -53,14 +57,8 @@ for (const part of REPORT_PARTS) {
   };
 }
 
-// Two more moments of each part: when yoga's multipart writer encodes it (the executor gave it), and when the
-// server writes it to the socket.
+// One more moment of each part: when the server writes it to the socket.
 const labelsIn = (text: string) => [...text.matchAll(/"label":"([a-z-]+)"/g)].map((m) => m[1]).join(', ');
-const encode = TextEncoder.prototype.encode;
-TextEncoder.prototype.encode = function (this: TextEncoder, input?: string) {
-  if (input && input.length > 20 && input.includes('"label":"')) mark(`encoded (${labelsIn(input)})`);
-  return encode.call(this, input);
-};
 const write = ServerResponse.prototype.write as (...args: unknown[]) => boolean;
 ServerResponse.prototype.write = function (this: ServerResponse, ...args: unknown[]) {
   const chunk = args[0];
@@ -228,7 +226,7 @@ async function traced(lab: ReportLabAddresses, title: string, operation: string,
   try {
     await run(app.origin, warmUp, WARM_UP);
     await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
     marks = [];
     counts.clear();
     await session.post('Profiler.start');

@@ -116,7 +116,7 @@ async function measure(lab: ReportLabAddresses, browser: Awaited<ReturnType<type
   // leaves the origin, a round trip per request that would be counted here. The bench runs in a namespace
   // with loopback only, and the browser's own flags keep every name and address on loopback.
   const context = await browser.newContext();
-  // what held the page's main thread (long tasks, 50 ms and more), and when the answer's headers came
+  // what held the page's main thread (long tasks, as the browser reports them), and when the answer's headers came
   await context.addInitScript(() => {
     const marks: [string, number, number][] = [];
     (window as unknown as { __benchMarks: typeof marks }).__benchMarks = marks;
