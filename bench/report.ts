@@ -6,7 +6,9 @@
  * operation for another domain (the parsed operation is cached, as it is in a service that has served one
  * report). In the page, times run from the operation's request to the section on screen (a frame after it
  * was drawn; the page's own load aside, printed beside as the times from opening the address); a check alone
- * is its REST call. Medians of ROUNDS. Loopback only; skipped without Debian's chromium.
+ * is its REST call, from Node and from a page in Chromium (the browser's own cost of a request). Beside
+ * them, where the time goes: when the answer's headers and its first and last parts leave the server and
+ * are read and drawn in the page. Medians of ROUNDS. Loopback only; skipped without Debian's chromium.
  */
 import type { Page } from 'playwright-core';
 import { partsOf } from '../src/web/report/sections.js';
