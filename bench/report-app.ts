@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../src/app.js';
+import { createApp, type App } from '../src/app.js';
 import { buildConfig } from '../src/config.js';
 import { DEFAULT_PUBLIC_RESOLVERS } from '../src/config/public-resolvers.js';
 import { createServices } from '../src/create-services.js';
@@ -37,6 +37,54 @@ export async function reportLabProcess(latency: LabLatency): Promise<{ lab: Repo
   return { lab: JSON.parse(line!) as ReportLabAddresses, stop: () => child.stdin.end() };
 }
 
+/** When the app's last answer was received, when each part of it (by label) left it, and when its end did. */
+export interface PartsLeaving {
+  received: number;
+  /** when the app gave its Response (the headers leave then) */
+  answered: number;
+  left: Map<string, number>;
+  ended: number;
+}
+
+/**
+ * The app's answers with a record of when each part leaves it (performance.now()): the body is read on its
+ * way to the socket, so that a bench can tell the server's time from the client's.
+ */
+function recordingParts(app: App, record: PartsLeaving): App {
+  return {
+    ...app,
+    async fetch(request, server) {
+      const received = performance.now();
+      const response = await app.fetch(request, server);
+      if (!response.body || !/^\/(graphql|api\/)/.test(new URL(request.url).pathname)) return response;
+      record.received = received;
+      record.answered = performance.now();
+      record.left = new Map();
+      record.ended = Number.NaN;
+      const decoder = new TextDecoder();
+      const body = response.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            const at = performance.now();
+            for (const m of decoder.decode(chunk, { stream: true }).matchAll(/"label":"([a-z-]+)"/g)) {
+              if (!record.left.has(m[1]!)) record.left.set(m[1]!, at);
+            }
+            controller.enqueue(chunk);
+          },
+          flush() {
+            record.ended = performance.now();
+          },
+        }),
+      );
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    },
+  };
+}
+
 /** An app against the lab, on a loopback socket. */
 export async function serveReportLab(lab: ReportLabAddresses) {
   const dataDir = mkdtempSync(join(tmpdir(), 'netdiag-bench-report-'));
@@ -55,9 +103,12 @@ export async function serveReportLab(lab: ReportLabAddresses) {
     admission: { maxEventLoopDelayMs: 0 },
   });
   const services = await createServices(config, silentLogger, reportLabOverrides(lab, dataDir));
-  const served = await serveOnLoopback(createApp(services));
+  const parts: PartsLeaving = { received: 0, answered: 0, left: new Map(), ended: 0 };
+  const served = await serveOnLoopback(recordingParts(createApp(services), parts));
   return {
     origin: served.origin,
+    /** the last answer in parts: when it was received and each part left, in this process's performance.now() */
+    parts,
     async close() {
       await served.close();
       await services.close();

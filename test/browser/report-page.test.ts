@@ -76,7 +76,14 @@ describe.skipIf(!hasChromium)('the report page in chromium', { timeout: 90_000 }
     await page.waitForFunction(() => document.body.dataset.report !== undefined, undefined, { timeout: 60_000 });
   }
 
-  const text = (page: Page, selector: string) => page.locator(selector).first().innerText();
+  /** The text a person reads there, scrolled to as a person would: a section out of view is not rendered (report.css). */
+  const text = async (page: Page, selector: string) => {
+    const element = page.locator(selector).first();
+    await element.scrollIntoViewIfNeeded();
+    // drawn in the frame after the scroll
+    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+    return element.innerText();
+  };
 
   it('draws every section of a lab domain with the values the API gives', async () => {
     const { context, page, problems, elsewhere } = await open(plain.served.origin);

@@ -207,11 +207,14 @@ async function run(setup: Setup, answer: Promise<Response>, started: number): Pr
         setState(section, 'running', `Running… ${Math.round((performance.now() - started) / 1000)} s`);
   }, 1000);
 
+  // for the benchmark: when the part being drawn was read from the answer, from the request's start
+  let readAt = 0;
   const arrived = (part: string, value: unknown, errors: readonly GraphQLError[] | undefined) => {
     if (!pending.delete(part)) return;
     if (isObject(value)) {
       drawPart(part, value);
       for (const section of sectionElements(part)) {
+        section.dataset.readMs = String(Math.round(readAt - started));
         section.dataset.arrivedMs = String(Math.round(performance.now() - started));
         setState(section, 'done', `Done in ${seconds()} s.`);
       }
@@ -248,6 +251,7 @@ async function run(setup: Setup, answer: Promise<Response>, started: number): Pr
     const parts = await meros<Payload>(response);
     if (parts instanceof Response) {
       const payload = (await parts.json().catch(() => ({}))) as Payload;
+      readAt = performance.now();
       if (!payload.data) {
         const refusal = payload.errors?.[0];
         const needsKey = refusal?.extensions?.code === 'UNAUTHENTICATED';
@@ -263,7 +267,10 @@ async function run(setup: Setup, answer: Promise<Response>, started: number): Pr
       }
       read(payload);
     } else {
-      for await (const part of parts) if (part.json) read(part.body);
+      for await (const part of parts) {
+        readAt = performance.now();
+        if (part.json) read(part.body);
+      }
     }
     for (const part of pending) drawFailure(part, undefined, seconds());
     // for the benchmark (bench/report.ts) and tests: when the last part was drawn, from the request's start
