@@ -115,7 +115,15 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
   const running = await startJobRunner({ services, tools, bus });
   runner = running;
   // monitors' runs, schedule and webhooks run here too (docs/monitors.md "Where monitors run")
-  monitorRunner = await startMonitorRunner({ services, tools, bus: monitorBus, backend: monitorBackend });
+  // (on Redis, in the job worker of each instance whose role includes jobs, sharing the schedule's queue)
+  const backend = await monitorBackend;
+  const monitors = await startMonitorRunner({ services, tools, bus: monitorBus, backend });
+  monitorRunner = {
+    async stop() {
+      await monitors.stop();
+      await backend.close();
+    },
+  };
   services.metrics.watchJobs(() => running.stats(), config.store.redisUrl !== null);
   logger.info('job_worker', { pid: process.pid, ms: Math.round(performance.now() - started) });
   channel.send({ netdiagWorker: 'ready' });
