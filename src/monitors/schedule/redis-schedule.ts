@@ -95,8 +95,20 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
     workerConnection = null;
   }
 
+  async function remove(monitorId: string): Promise<void> {
+    const scheduler = await queue.getJobScheduler(monitorId);
+    await queue.removeJobScheduler(monitorId);
+    // BullMQ removes the next due time while it waits for its time; one already due and waiting for a
+    // worker is removed here (one a worker holds is not: `start`'s check drops it)
+    if (scheduler?.next !== undefined) await queue.remove(`repeat:${monitorId}:${scheduler.next}`);
+  }
+
   return {
     async upsert(monitorId, everyMs, firstDueAt) {
+      // BullMQ keeps a scheduler's next due time when it is upserted with the same `every`: a run asked
+      // for now (or a new first due time) replaces the scheduler instead
+      const scheduler = await queue.getJobScheduler(monitorId);
+      if (scheduler && scheduler.next !== firstDueAt) await remove(monitorId);
       await queue.upsertJobScheduler(
         monitorId,
         { every: everyMs, startDate: new Date(firstDueAt) },
@@ -104,13 +116,7 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
       );
     },
 
-    async remove(monitorId) {
-      const scheduler = await queue.getJobScheduler(monitorId);
-      await queue.removeJobScheduler(monitorId);
-      // BullMQ removes the next due time while it waits for its time; one already due and waiting for a
-      // worker is removed here (one a worker holds is not: `start`'s check drops it)
-      if (scheduler?.next !== undefined) await queue.remove(`repeat:${monitorId}:${scheduler.next}`);
-    },
+    remove,
 
     async start(run, concurrency) {
       if (worker) throw new Error('the monitors schedule is started already');
