@@ -12,10 +12,12 @@
  * from the first due time (`max(startDate, now)`), one due time after another; due times missed while no
  * instance ran are not made up, the next one is on the same grid.
  *
- * BullMQ is loaded when a schedule is made (as the jobs' runner is, src/jobs/jobs-module.ts), so an
- * instance without Redis never loads it.
+ * This module, and with it BullMQ, is imported when a schedule is first used
+ * (../runtime/create-monitor-backend.ts), as the jobs' runner is (src/jobs/jobs-module.ts), so an instance
+ * without Redis never loads it. Its imports are static: the bundle (dist/) gives a CommonJS package's
+ * module object as the default export of a dynamic import, not its named exports.
  */
-import type { Job, Queue, Worker } from 'bullmq';
+import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../log.js';
 import { MONITOR_BULL_PREFIX, MONITOR_RUN_QUEUE } from '../store/redis-monitor-keys.js';
@@ -69,7 +71,6 @@ function connect(url: string): Redis {
 }
 
 export async function createRedisSchedule(options: RedisScheduleOptions): Promise<RedisMonitorSchedule> {
-  const { Queue, Worker } = await import('bullmq');
   const prefix = options.prefix ?? MONITOR_BULL_PREFIX;
   const name = options.queueName ?? MONITOR_RUN_QUEUE;
   const { logger } = options;
