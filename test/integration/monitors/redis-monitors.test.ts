@@ -9,6 +9,7 @@
  * 503 that says so.
  */
 import { createHmac } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rr } from '../../lab/dns-server.js';
 import { labPki } from '../../lab/pki.js';
@@ -214,6 +215,48 @@ suite('monitors on Redis, three instances', () => {
       );
     }
     expect((await monitorOf(a, id)).notify).toMatchObject({ status: 'ok', failedEvents: 0 });
+    await b.call(`/api/v1/monitors/${id}`, { method: 'DELETE' });
+  });
+
+  it("delivers, in order, what a deliverer that died holding the monitor's lease left, once the lease lapsed", async () => {
+    for (const h of all()) h.lab.records.push(rr.mx('lease.test', 10, 'mx.lease.test', 0));
+    setAddress('mx.lease.test', '192.0.2.60');
+    const { body } = await json(b, '/api/v1/monitors', {
+      body: {
+        checks: ['mx-lookup'],
+        targets: ['lease.test'],
+        every: '1h',
+        notify: { webhook: `https://good.lab.test:${hookPort}/hook` },
+      },
+    });
+    const id = body.data.id;
+    await untilRuns(id, 1);
+    const mine = () => hook.received.filter((r) => String(r.headers['x-netdiag-event-id']).startsWith(`${id}.`));
+    // as an instance that took the monitor's deliveries and died: its lease, not renewed
+    const raw = new Redis(redis.url);
+    try {
+      await raw.set(`netdiag:monitors:deliverer:${id}`, 'a-dead-process', 'PX', 1_500);
+      setAddress('mx.lease.test', '192.0.2.61');
+      await b.call(`/api/v1/monitors/${id}/run`, { method: 'POST' });
+      await untilRuns(id, 2);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(mine()).toEqual([]);
+      await until(
+        () => raw.exists(`netdiag:monitors:deliverer:${id}`),
+        (exists) => exists === 0,
+      );
+    } finally {
+      raw.disconnect();
+    }
+    // the next event wakes a deliverer, which sends what was left first
+    setAddress('mx.lease.test', '192.0.2.62');
+    await b.call(`/api/v1/monitors/${id}/run`, { method: 'POST' });
+    await until(
+      async () => mine(),
+      (r) => r.length >= 2,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mine().map((r) => r.headers['x-netdiag-event-id'])).toEqual([`${id}.1`, `${id}.2`]);
     await b.call(`/api/v1/monitors/${id}`, { method: 'DELETE' });
   });
 
