@@ -134,13 +134,19 @@ function lazyRedisSchedule(redisUrl: string, services: Services): BackendSchedul
   let opened: Promise<Opened> | null = null;
   const open = () =>
     (opened ??= import('../schedule/redis-schedule.js').then((m) =>
-      m.createRedisSchedule({ redisUrl, logger: services.logger }),
+      // a run whose instance died is handed to another as a job item is (jobs.staleAfterMs)
+      m.createRedisSchedule({
+        redisUrl,
+        logger: services.logger,
+        lockDurationMs: services.config.jobs.staleAfterMs,
+      }),
     ));
   return {
     upsert: async (id, everyMs, firstDueAt) => (await open()).upsert(id, everyMs, firstDueAt),
     remove: async (id) => (await open()).remove(id),
     start: async (run, concurrency) => (await open()).start(run, concurrency),
-    stop: async () => (await opened)?.stop(),
-    close: async () => (await opened)?.close(),
+    // a schedule that could not be made has nothing to stop
+    stop: async () => opened?.then((schedule) => schedule.stop(), () => undefined),
+    close: async () => opened?.then((schedule) => schedule.close(), () => undefined),
   };
 }
