@@ -468,7 +468,7 @@ const schema = z
         staleAfterMs: positiveMs
           .default(30_000)
           .describe(
-            'with `store.redisUrl`: an item (or a monitor\'s run) whose instance has not renewed its lock for this long (the instance died) is taken again by another, once',
+            "with `store.redisUrl`: an item (or a monitor's run) whose instance has not renewed its lock for this long (the instance died) is taken again by another, once",
           ),
         callbackBackoffMs: positiveMs
           .default(2_000)

@@ -116,11 +116,20 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
   runner = running;
   // monitors' runs, schedule and webhooks run here too (docs/monitors.md "Where monitors run")
   // (on Redis, in the job worker of each instance whose role includes jobs, sharing the schedule's queue)
+  // Not awaited: a Redis that is down at the start holds the schedule's worker back until it is back, and
+  // the job runner is ready meanwhile.
   const backend = await monitorBackend;
-  const monitors = await startMonitorRunner({ services, tools, bus: monitorBus, backend });
+  let monitorsRunning: { stop(): Promise<void> } | null = null;
+  startMonitorRunner({ services, tools, bus: monitorBus, backend }).then(
+    (runner) => {
+      monitorsRunning = runner;
+    },
+    (e: unknown) => logger.error('monitors_runner_unavailable', { message: (e as Error).message }),
+  );
   monitorRunner = {
     async stop() {
-      await monitors.stop();
+      // one still starting has handed out nothing: closing the backend ends it
+      await monitorsRunning?.stop();
       await backend.close();
     },
   };

@@ -40,9 +40,13 @@ export function createRedisChannel(
 
   function listenOn(client: Redis): void {
     client.on('error', () => undefined);
-    client
-      .subscribe(channel)
-      .catch((e: unknown) => options.logger.error(options.subscribeFailed, { message: (e as Error).message }));
+    const subscribe = () =>
+      client
+        .subscribe(channel)
+        .catch((e: unknown) => options.logger.error(options.subscribeFailed, { message: (e as Error).message }));
+    // at each (re)connection: a subscription asked for while Redis was away failed, and ioredis renews only
+    // those that were made
+    client.on('ready', () => void subscribe());
     client.on('message', (_channel: string, text: string) => {
       let message: unknown;
       try {

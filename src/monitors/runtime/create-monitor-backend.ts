@@ -146,7 +146,15 @@ function lazyRedisSchedule(redisUrl: string, services: Services): BackendSchedul
     remove: async (id) => (await open()).remove(id),
     start: async (run, concurrency) => (await open()).start(run, concurrency),
     // a schedule that could not be made has nothing to stop
-    stop: async () => opened?.then((schedule) => schedule.stop(), () => undefined),
-    close: async () => opened?.then((schedule) => schedule.close(), () => undefined),
+    stop: async () =>
+      opened?.then(
+        (schedule) => schedule.stop(),
+        () => undefined,
+      ),
+    close: async () =>
+      opened?.then(
+        (schedule) => schedule.close(),
+        () => undefined,
+      ),
   };
 }

@@ -70,6 +70,9 @@ function connect(url: string): Redis {
   return client;
 }
 
+/** Redis away: the store's connection logs that once per outage (src/platform/redis.ts); BullMQ would on each retry. */
+const UNREACHABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|Connection is closed/;
+
 export async function createRedisSchedule(options: RedisScheduleOptions): Promise<RedisMonitorSchedule> {
   const prefix = options.prefix ?? MONITOR_BULL_PREFIX;
   const name = options.queueName ?? MONITOR_RUN_QUEUE;
@@ -82,7 +85,10 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
   };
   const queueConnection = connect(options.redisUrl);
   const queue: Queue<RunData> = new Queue<RunData>(name, { connection: queueConnection, prefix });
-  queue.on('error', (e) => logger?.warn('monitor_schedule_error', { message: e.message }));
+  const reportError = (e: Error) => {
+    if (!UNREACHABLE.test(e.message)) logger?.warn('monitor_schedule_error', { message: e.message });
+  };
+  queue.on('error', reportError);
   let worker: Worker<RunData> | null = null;
   let workerConnection: Redis | null = null;
 
@@ -90,8 +96,10 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
     const stopping = worker;
     worker = null;
     if (!stopping) return;
-    // waits for the runs handed out to settle; no new one is taken meanwhile
-    await stopping.close();
+    // waits for the runs handed out to settle; no new one is taken meanwhile. Without a connection to
+    // Redis, BullMQ would wait for one to close: it is closed at once (a run it held is handed out again
+    // once its lock ran out, and the store resumes it)
+    await stopping.close(workerConnection?.status !== 'ready').catch(() => undefined);
     workerConnection?.disconnect();
     workerConnection = null;
   }
@@ -141,7 +149,7 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
             : {}),
         },
       );
-      worker.on('error', (e) => logger?.warn('monitor_schedule_error', { message: e.message }));
+      worker.on('error', reportError);
       worker.on('failed', (job, e) =>
         logger?.warn('monitor_run_failed', {
           monitorId: job?.data.monitorId,
@@ -156,7 +164,7 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
 
     async close() {
       await stop();
-      await queue.close();
+      await queue.close().catch(() => undefined);
       queueConnection.disconnect();
     },
   };
