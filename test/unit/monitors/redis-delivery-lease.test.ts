@@ -19,60 +19,58 @@ const key = (id: string) => `test:deliverer:${id}`;
 
 describe.skipIf(!redisServerPath)('the delivery lease', () => {
   let lab: RedisLab;
-  let one: RedisConnection;
-  let two: RedisConnection;
+  let redis: RedisConnection;
   beforeAll(async () => {
     lab = await startRedisLab();
-    one = await connectRedis(lab.url, { logger: quiet });
-    two = await connectRedis(lab.url, { logger: quiet });
+    redis = await connectRedis(lab.url, { logger: quiet });
   });
   afterAll(async () => {
-    await one?.close();
-    await two?.close();
+    await redis?.close();
     await lab?.close();
   });
 
-  const lease = (connection: RedisConnection) => createRedisDeliveryLease({ connection, key, leaseMs: LEASE_MS });
+  /** a process's lease: its holder is known by the token of each `acquire`, so processes may share a connection */
+  const lease = () => createRedisDeliveryLease({ connection: redis, key, leaseMs: LEASE_MS });
 
   it('is held by one process at a time, renewed while held, and free once let go', async () => {
-    const held = await lease(one).acquire('m1');
+    const held = await lease().acquire('m1');
     expect(held).not.toBeNull();
     // several lease times: renewed all along, never another's
     for (let i = 0; i < 6; i++) {
       await sleep(LEASE_MS / 2);
-      expect(await lease(two).acquire('m1')).toBeNull();
+      expect(await lease().acquire('m1')).toBeNull();
     }
     expect(held!.signal.aborted).toBe(false);
     await held!.release();
-    const next = await lease(two).acquire('m1');
+    const next = await lease().acquire('m1');
     expect(next).not.toBeNull();
     // a lease let go by its holder only: an old holder's release leaves the new one's alone
     await held!.release();
-    expect(await lease(one).acquire('m1')).toBeNull();
+    expect(await lease().acquire('m1')).toBeNull();
     await next!.release();
   });
 
   it("lapses when its holder stops renewing (a process that died), and another's may then be taken", async () => {
     // as a process that took the lease and died: its key, not renewed
-    await one.client.set(key('m2'), 'dead-process', 'PX', LEASE_MS);
-    expect(await lease(two).acquire('m2')).toBeNull();
+    await redis.client.set(key('m2'), 'dead-process', 'PX', LEASE_MS);
+    expect(await lease().acquire('m2')).toBeNull();
     await sleep(LEASE_MS * 2);
-    const taken = await lease(two).acquire('m2');
+    const taken = await lease().acquire('m2');
     expect(taken).not.toBeNull();
     await taken!.release();
   });
 
   it("aborts its holder's signal once its key is another's", async () => {
-    const held = await lease(one).acquire('m3');
-    await two.client.set(key('m3'), 'someone-else', 'PX', 10_000);
+    const held = await lease().acquire('m3');
+    await redis.client.set(key('m3'), 'someone-else', 'PX', 10_000);
     await new Promise((resolve) => held!.signal.addEventListener('abort', resolve, { once: true }));
     expect(held!.signal.reason.message).toMatch(/taken over/);
     await held!.release();
-    expect(await two.client.get(key('m3'))).toBe('someone-else');
+    expect(await redis.client.get(key('m3'))).toBe('someone-else');
   });
 
   it("aborts its holder's signal when Redis does not answer, before the lease could lapse", async () => {
-    const held = await lease(one).acquire('m4');
+    const held = await lease().acquire('m4');
     lab.pause();
     try {
       await new Promise((resolve) => held!.signal.addEventListener('abort', resolve, { once: true }));
