@@ -102,7 +102,7 @@ const schema = z
           ),
         role: z.enum(['both', 'api', 'jobs']).default('both').meta({
           description:
-            'what this instance runs: `both` the API and the job items (in a job worker process of their own), `api` the API only, `jobs` the job items only (no API port); `api` and `jobs` need `store.redisUrl`, where every instance shares one queue ([Where items run](jobs.md#where-items-run))',
+            'what this instance runs: `both` the API and the job items and monitor runs (in a job worker process of their own), `api` the API only, `jobs` the job items and monitor runs only (no API port); `api` and `jobs` need `store.redisUrl`, where every instance shares one queue ([Where items run](jobs.md#where-items-run), [Where monitors run](monitors.md#where-monitors-run))',
           env: 'NETDIAG_ROLE',
         }),
       })
@@ -468,7 +468,7 @@ const schema = z
         staleAfterMs: positiveMs
           .default(30_000)
           .describe(
-            'with `store.redisUrl`: an item whose instance has not renewed its lock for this long (the instance died) is taken again by another, once',
+            "with `store.redisUrl`: an item (or a monitor's run) whose instance has not renewed its lock for this long (the instance died) is taken again by another, once",
           ),
         callbackBackoffMs: positiveMs
           .default(2_000)

@@ -115,7 +115,24 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
   const running = await startJobRunner({ services, tools, bus });
   runner = running;
   // monitors' runs, schedule and webhooks run here too (docs/monitors.md "Where monitors run")
-  monitorRunner = await startMonitorRunner({ services, tools, bus: monitorBus, backend: monitorBackend });
+  // (on Redis, in the job worker of each instance whose role includes jobs, sharing the schedule's queue)
+  // Not awaited: a Redis that is down at the start holds the schedule's worker back until it is back, and
+  // the job runner is ready meanwhile.
+  const backend = await monitorBackend;
+  let monitorsRunning: { stop(): Promise<void> } | null = null;
+  startMonitorRunner({ services, tools, bus: monitorBus, backend }).then(
+    (runner) => {
+      monitorsRunning = runner;
+    },
+    (e: unknown) => logger.error('monitors_runner_unavailable', { message: (e as Error).message }),
+  );
+  monitorRunner = {
+    async stop() {
+      // one still starting has handed out nothing: closing the backend ends it
+      await monitorsRunning?.stop();
+      await backend.close();
+    },
+  };
   services.metrics.watchJobs(() => running.stats(), config.store.redisUrl !== null);
   logger.info('job_worker', { pid: process.pid, ms: Math.round(performance.now() - started) });
   channel.send({ netdiagWorker: 'ready' });

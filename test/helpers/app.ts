@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { buildConfig } from '../../src/config.js';
 import { DEFAULT_PUBLIC_RESOLVERS } from '../../src/config/public-resolvers.js';
 
@@ -32,6 +32,8 @@ export interface TestApp {
 export async function createTestApp(
   config: Record<string, any> = {},
   overrides: ServiceOverrides = {},
+  /** where jobs and monitors run (an instance that only answers: `{ kind: 'elsewhere' }`) */
+  appOptions: AppOptions = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'netdiag-test-'));
   seedIpData(dataDir);
@@ -66,7 +68,7 @@ export async function createTestApp(
     loopDelaySensor: NO_LOOP_DELAY_SENSOR,
     ...overrides,
   });
-  const app = createApp(services);
+  const app = createApp(services, appOptions);
   return {
     app,
     services,

@@ -46,55 +46,92 @@ export function createMonitorsApi(options: {
 }): MonitorsApi {
   const { services, tools, place, specs } = options;
   const local = place.kind === 'here' ? localMonitorBus() : null;
-  const bus: ApiMonitorBus = local ?? (place.kind === 'elsewhere' && place.bus ? place.bus : localMonitorBus());
-  const outcome = createMonitorBackend(services, { specs, announce: (id) => bus.scheduled(id) });
-  if (!outcome.ok) return { port: unavailableMonitors(outcome.message), stop: async () => {} };
-  const { backend } = outcome;
-  const runner =
-    local && place.kind === 'here'
-      ? startMonitorRunner({
-          services,
-          tools,
-          bus: local,
-          backend,
-          ...(place.interactiveBusy ? { interactiveBusy: place.interactiveBusy } : {}),
-        })
-      : Promise.resolve(null);
-  runner.catch((e: unknown) => services.logger.error('monitors_runner_unavailable', { message: (e as Error).message }));
-  const hub = createMonitorEventHub({
-    bus,
-    store: () => backend.store,
-    maxStreamsPerKey: services.config.jobs.maxStreamsPerKey,
-    onError: (e) => services.logger.error('monitor_events_failed', { message: (e as Error).message }),
-  });
-  const port = createMonitorOperations({
-    store: () => backend.store,
-    schedule: () => backend.schedule,
-    hub,
-    tools,
-    services,
-    specs,
-  });
+  const instanceBus: ApiMonitorBus = local ?? (place.kind === 'elsewhere' && place.bus ? place.bus : localMonitorBus());
+  const opened = createMonitorBackend(services, { specs, announce: (id) => instanceBus.scheduled(id) }).then(
+    (backend) => {
+      // on Redis, every process hears of events over Redis (./redis-monitor-bus.ts); else the instance's bus
+      const bus = backend.bus ?? instanceBus;
+      const runner =
+        place.kind === 'here'
+          ? startMonitorRunner({
+              services,
+              tools,
+              bus: backend.bus ?? local!,
+              backend,
+              ...(place.interactiveBusy ? { interactiveBusy: place.interactiveBusy } : {}),
+            })
+          : Promise.resolve(null);
+      runner.catch((e: unknown) =>
+        services.logger.error('monitors_runner_unavailable', { message: (e as Error).message }),
+      );
+      const hub = createMonitorEventHub({
+        bus,
+        store: () => backend.store,
+        maxStreamsPerKey: services.config.jobs.maxStreamsPerKey,
+        onError: (e) => services.logger.error('monitor_events_failed', { message: (e as Error).message }),
+      });
+      const port = createMonitorOperations({
+        store: () => backend.store,
+        schedule: () => backend.schedule,
+        hub,
+        tools,
+        services,
+        specs,
+      });
+      return { backend, runner, hub, port };
+    },
+  );
+  const port = portWhenReady(
+    opened.then(
+      (parts) => parts.port,
+      (e: unknown) => {
+        services.logger.error('monitors_unavailable', { message: (e as Error).message });
+        return unavailableMonitors(`monitors are unavailable on this instance: ${(e as Error).message}`);
+      },
+    ),
+  );
   return {
     port,
     async stop() {
-      hub.close();
-      const running = await runner.catch(() => null);
+      const parts = await opened.catch(() => null);
+      if (!parts) return;
+      parts.hub.close();
+      const running = await parts.runner.catch(() => null);
       await running?.stop();
-      await backend.store.close();
+      await parts.backend.close();
     },
   };
 }
 
-/** The runner's store and schedule (their databases opened now), or null where monitors are not run (Redis mode). */
+/** The port once the backend is open: a request that comes earlier waits for it (bounded: the connect is). */
+function portWhenReady(ready: Promise<MonitorsPort>): MonitorsPort {
+  const when = <K extends keyof MonitorsPort>(name: K): MonitorsPort[K] =>
+    (async (...args: unknown[]) =>
+      ((await ready)[name] as (...a: unknown[]) => unknown)(...args)) as unknown as MonitorsPort[K];
+  return {
+    create: when('create'),
+    get: when('get'),
+    list: when('list'),
+    update: when('update'),
+    remove: when('remove'),
+    runNow: when('runNow'),
+    history: when('history'),
+    events: when('events'),
+    follow: when('follow'),
+    subscribe: when('subscribe'),
+    badge: when('badge'),
+  };
+}
+
+/**
+ * The runner's store and schedule: the embedded databases are opened before this returns (a caller that
+ * opens them before another writer needs not wait), Redis' connection once it resolves.
+ */
 export function openMonitorBackend(
   services: Services,
   specs: ReadonlyMap<string, CompiledWatchSpec>,
-): MonitorBackend | null {
-  const outcome = createMonitorBackend(services, { specs });
-  if (outcome.ok) return outcome.backend;
-  services.logger.warn('monitors_not_run', { message: outcome.message });
-  return null;
+): Promise<MonitorBackend> {
+  return createMonitorBackend(services, { specs });
 }
 
 /** The runner (the job worker, or beside the API in one process). */
@@ -102,30 +139,42 @@ export async function startMonitorRunner(options: {
   services: Services;
   tools: JobTools;
   bus: RunnerMonitorBus;
-  backend: MonitorBackend | null;
+  backend: MonitorBackend;
   interactiveBusy?: () => boolean;
 }): Promise<MonitorRunner> {
-  const { services, tools, bus, backend } = options;
+  const { services, tools, backend } = options;
   const { logger } = services;
-  if (!backend) return { stop: async () => {} };
   const { store, schedule } = backend;
+  // on Redis, events are told to every instance (./redis-monitor-bus.ts)
+  const bus = backend.bus ?? options.bus;
   const stopping = new AbortController();
   const slots = createItemSlots(
     services.config.jobs.concurrency,
     (e) => logger.error('monitor_slot_failed', { message: (e as Error).message }),
     options.interactiveBusy,
   );
-  const deliverer = createWebhookDeliverer({ store, services, signal: stopping.signal });
+  const deliverer = createWebhookDeliverer({
+    store,
+    services,
+    signal: stopping.signal,
+    ...(backend.deliveryLease ? { lease: backend.deliveryLease } : {}),
+  });
   const published = (monitorId: string) => {
     bus.events(monitorId);
     deliverer.wake(monitorId);
   };
   const run = createMonitorRun({ store, tools, services, slots, published, signal: stopping.signal });
   // a schedule written here or by an API worker: the earliest due time is looked at again
-  bus.onScheduled(() => schedule.wake());
+  bus.onScheduled(() => schedule.wake?.());
   await schedule.start(run, RUNS_AT_ONCE);
-  // events a crash left undelivered
-  for (const id of await backend.monitorIds()) deliverer.wake(id);
+  // events a crash left undelivered, and on Redis, now and then, those of another instance's deliverer that died
+  const sweep = () =>
+    backend
+      .undelivered((id) => deliverer.wake(id))
+      .catch((e: unknown) => logger.error('monitor_webhook_sweep_failed', { message: (e as Error).message }));
+  await sweep();
+  const sweepTimer = backend.sweepMs ? setInterval(() => void sweep(), backend.sweepMs) : undefined;
+  sweepTimer?.unref();
   const prune = async () => {
     try {
       const pruned = await store.prune(new Date(services.now()));
@@ -139,6 +188,7 @@ export async function startMonitorRunner(options: {
   return {
     async stop() {
       clearInterval(pruneTimer);
+      clearInterval(sweepTimer);
       stopping.abort(new DOMException('the service is stopping', 'AbortError'));
       await schedule.stop();
       await deliverer.stop();

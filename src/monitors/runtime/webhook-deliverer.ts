@@ -5,11 +5,15 @@
  * deduplication. One deliverer per monitor at a time, in event order: the next event waits for the one
  * before it to be delivered or given up (`markDelivered` records the outcome; a failure counts on the
  * monitor's `notify`). An event delivered and then cut off by a crash before `markDelivered` committed is
- * sent once more with the same event id: that is what the id is for.
+ * sent once more with the same event id: that is what the id is for. With a `lease` (Redis mode,
+ * ./redis-delivery-lease.ts) one deliverer per monitor across all instances: a process delivers only while
+ * it holds the monitor's lease, and looks again once it let it go (an event committed by another instance
+ * meanwhile found the lease taken).
  */
 import { deliverSigned } from '../../jobs/signed-delivery.js';
 import type { Services } from '../../services.js';
 import type { MonitorStore } from '../store/monitor-store.js';
+import type { DeliveryLease } from './redis-delivery-lease.js';
 
 export const EVENT_ID_HEADER = 'x-netdiag-event-id';
 /** events read per turn of a deliverer */
@@ -26,19 +30,21 @@ export function createWebhookDeliverer(options: {
   store: MonitorStore;
   services: Services;
   signal: AbortSignal;
+  lease?: DeliveryLease;
 }): WebhookDeliverer {
-  const { store, services, signal } = options;
+  const { store, services, signal, lease } = options;
   /** monitors with a deliverer running, and whether it was woken again meanwhile */
   const running = new Map<string, { again: boolean; done: Promise<void> }>();
 
-  async function deliverAll(monitorId: string): Promise<void> {
+  /** 'drained': no event left to deliver when it looked */
+  async function deliverAll(monitorId: string, signal: AbortSignal): Promise<'drained' | 'stopped'> {
     for (;;) {
       const monitor = await store.get(monitorId);
-      if (!monitor?.notify || signal.aborted) return;
+      if (!monitor?.notify || signal.aborted) return 'stopped';
       const events = await store.pendingDeliveries(monitorId, DELIVERY_BATCH);
-      if (events.length === 0) return;
+      if (events.length === 0) return 'drained';
       for (const event of events) {
-        if (signal.aborted) return;
+        if (signal.aborted) return 'stopped';
         const state = await deliverSigned(
           services,
           {
@@ -52,10 +58,27 @@ export function createWebhookDeliverer(options: {
           async () => {},
         );
         // stopped between tries: the event is sent again at the next start
-        if (state.status === 'pending') return;
+        if (state.status === 'pending') return 'stopped';
         await store.markDelivered(monitorId, event.id, state.status === 'delivered' ? null : state.error);
       }
     }
+  }
+
+  /** delivers under the monitor's lease; true: look again (events may have come while it was held) */
+  async function deliverLeased(monitorId: string): Promise<boolean> {
+    if (!lease) {
+      await deliverAll(monitorId, signal);
+      return false;
+    }
+    const held = await lease.acquire(monitorId);
+    if (!held) return false;
+    let drained: boolean;
+    try {
+      drained = (await deliverAll(monitorId, AbortSignal.any([signal, held.signal]))) === 'drained';
+    } finally {
+      await held.release();
+    }
+    return drained && !signal.aborted && (await store.pendingDeliveries(monitorId, 1)).length > 0;
   }
 
   function wake(monitorId: string): void {
@@ -70,7 +93,7 @@ export function createWebhookDeliverer(options: {
       do {
         entry.again = false;
         try {
-          await deliverAll(monitorId);
+          if (await deliverLeased(monitorId)) entry.again = true;
         } catch (e) {
           services.logger.error('monitor_webhook_failed', { monitorId, message: (e as Error).message });
         }

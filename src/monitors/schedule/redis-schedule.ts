@@ -12,10 +12,12 @@
  * from the first due time (`max(startDate, now)`), one due time after another; due times missed while no
  * instance ran are not made up, the next one is on the same grid.
  *
- * BullMQ is loaded when a schedule is made (as the jobs' runner is, src/jobs/jobs-module.ts), so an
- * instance without Redis never loads it.
+ * This module, and with it BullMQ, is imported when a schedule is first used
+ * (../runtime/create-monitor-backend.ts), as the jobs' runner is (src/jobs/jobs-module.ts), so an instance
+ * without Redis never loads it. Its imports are static: the bundle (dist/) gives a CommonJS package's
+ * module object as the default export of a dynamic import, not its named exports.
  */
-import type { Job, Queue, Worker } from 'bullmq';
+import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../log.js';
 import { MONITOR_BULL_PREFIX, MONITOR_RUN_QUEUE } from '../store/redis-monitor-keys.js';
@@ -68,8 +70,10 @@ function connect(url: string): Redis {
   return client;
 }
 
+/** Redis away: the store's connection logs that once per outage (src/platform/redis.ts); BullMQ would on each retry. */
+const UNREACHABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|Connection is closed/;
+
 export async function createRedisSchedule(options: RedisScheduleOptions): Promise<RedisMonitorSchedule> {
-  const { Queue, Worker } = await import('bullmq');
   const prefix = options.prefix ?? MONITOR_BULL_PREFIX;
   const name = options.queueName ?? MONITOR_RUN_QUEUE;
   const { logger } = options;
@@ -81,7 +85,10 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
   };
   const queueConnection = connect(options.redisUrl);
   const queue: Queue<RunData> = new Queue<RunData>(name, { connection: queueConnection, prefix });
-  queue.on('error', (e) => logger?.warn('monitor_schedule_error', { message: e.message }));
+  const reportError = (e: Error) => {
+    if (!UNREACHABLE.test(e.message)) logger?.warn('monitor_schedule_error', { message: e.message });
+  };
+  queue.on('error', reportError);
   let worker: Worker<RunData> | null = null;
   let workerConnection: Redis | null = null;
 
@@ -89,14 +96,28 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
     const stopping = worker;
     worker = null;
     if (!stopping) return;
-    // waits for the runs handed out to settle; no new one is taken meanwhile
-    await stopping.close();
+    // waits for the runs handed out to settle; no new one is taken meanwhile. Without a connection to
+    // Redis, BullMQ would wait for one to close: it is closed at once (a run it held is handed out again
+    // once its lock ran out, and the store resumes it)
+    await stopping.close(workerConnection?.status !== 'ready').catch(() => undefined);
     workerConnection?.disconnect();
     workerConnection = null;
   }
 
+  async function remove(monitorId: string): Promise<void> {
+    const scheduler = await queue.getJobScheduler(monitorId);
+    await queue.removeJobScheduler(monitorId);
+    // BullMQ removes the next due time while it waits for its time; one already due and waiting for a
+    // worker is removed here (one a worker holds is not: `start`'s check drops it)
+    if (scheduler?.next !== undefined) await queue.remove(`repeat:${monitorId}:${scheduler.next}`);
+  }
+
   return {
     async upsert(monitorId, everyMs, firstDueAt) {
+      // BullMQ keeps a scheduler's next due time when it is upserted with the same `every`: a run asked
+      // for now (or a new first due time) replaces the scheduler instead
+      const scheduler = await queue.getJobScheduler(monitorId);
+      if (scheduler && scheduler.next !== firstDueAt) await remove(monitorId);
       await queue.upsertJobScheduler(
         monitorId,
         { every: everyMs, startDate: new Date(firstDueAt) },
@@ -104,13 +125,7 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
       );
     },
 
-    async remove(monitorId) {
-      const scheduler = await queue.getJobScheduler(monitorId);
-      await queue.removeJobScheduler(monitorId);
-      // BullMQ removes the next due time while it waits for its time; one already due and waiting for a
-      // worker is removed here (one a worker holds is not: `start`'s check drops it)
-      if (scheduler?.next !== undefined) await queue.remove(`repeat:${monitorId}:${scheduler.next}`);
-    },
+    remove,
 
     async start(run, concurrency) {
       if (worker) throw new Error('the monitors schedule is started already');
@@ -134,7 +149,7 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
             : {}),
         },
       );
-      worker.on('error', (e) => logger?.warn('monitor_schedule_error', { message: e.message }));
+      worker.on('error', reportError);
       worker.on('failed', (job, e) =>
         logger?.warn('monitor_run_failed', {
           monitorId: job?.data.monitorId,
@@ -149,7 +164,7 @@ export async function createRedisSchedule(options: RedisScheduleOptions): Promis
 
     async close() {
       await stop();
-      await queue.close();
+      await queue.close().catch(() => undefined);
       queueConnection.disconnect();
     },
   };

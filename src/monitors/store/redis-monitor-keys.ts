@@ -3,7 +3,7 @@
  * every instance. `P` is the prefix (`netdiag:monitors:` unless the caller gives another):
  *   P monitor:<id>                hash: `rec` (the MonitorRecord, JSON), `rv` (its version, never reused:
  *                                 PATCH commits only over the version it read), keyId, member (its entry in the key's
- *                                 list), pairs, paused, and the progress's fields one by one (so that a
+ *                                 list), pairs, paused, hook (1: it has a webhook), and the progress's fields one by one (so that a
  *                                 script changes one of them without reading the others)
  *   P monitor:<id>:states         hash: pair (`<targetIndex>|<check>`) → the pair's PairState (JSON)
  *   P monitor:<id>:last           hash: pair → the last run id committed for it: the pair's version, which
@@ -21,6 +21,11 @@
  *   P all                         sorted set of every monitor id (score 0): pruning walks it a stretch per call
  *   P prune-cursor                where the last pruning stopped in `all`
  *   P deleted                     set of deleted monitors whose runs, states and events are still to purge
+ *   P undelivered                 sorted set of the monitors with a webhook and events not yet delivered (score
+ *                                 0): what a runner starting, or looking for a deliverer that died, reads a page
+ *                                 at a time; kept by the scripts that add events, deliver, update and delete
+ *   P deliverer:<id>              the lease of the one process delivering the monitor's webhook, with its token
+ *                                 (../runtime/redis-delivery-lease.ts)
  * The scripts (./redis-monitor-scripts.ts) name a key's list and usage themselves, so a Redis Cluster is
  * not supported (as for jobs, src/jobs/redis/redis-job-keys.ts).
  */
@@ -53,6 +58,8 @@ export interface MonitorKeys {
   readonly all: string;
   readonly pruneCursor: string;
   readonly deleted: string;
+  readonly undelivered: string;
+  deliverer(id: string): string;
 }
 
 export function monitorKeys(prefix: string = MONITORS_PREFIX): MonitorKeys {
@@ -72,5 +79,7 @@ export function monitorKeys(prefix: string = MONITORS_PREFIX): MonitorKeys {
     all: `${prefix}all`,
     pruneCursor: `${prefix}prune-cursor`,
     deleted: `${prefix}deleted`,
+    undelivered: `${prefix}undelivered`,
+    deliverer: (id) => `${prefix}deliverer:${id}`,
   };
 }

@@ -23,10 +23,11 @@ end
 /**
  * Numbers and writes the events given in ARGV from `from` on (pairs of the event's JSON without id and
  * monitorId, and its time in ms); returns the first number given. The id and monitorId are written first,
- * as the embedded store's `{ id, monitorId, ...event }`.
+ * as the embedded store's `{ id, monitorId, ...event }`. A monitor with a webhook (`hook`) joins the index
+ * of monitors with events to deliver (`undelivered`), in the same step as its events.
  */
 const ADD_EVENTS = `
-local function add_events(h, events, times, id, from)
+local function add_events(h, events, times, id, from, undelivered)
   local seq = tonumber(redis.call('HGET', h, 'eventSeq'))
   local first = seq + 1
   for i = from, #ARGV, 2 do
@@ -36,6 +37,7 @@ local function add_events(h, events, times, id, from)
     redis.call('ZADD', times, ARGV[i + 1], seq)
   end
   redis.call('HSET', h, 'eventSeq', seq)
+  if seq >= first and redis.call('HGET', h, 'hook') == '1' then redis.call('ZADD', undelivered, 0, id) end
   return first
 end
 `;
@@ -75,23 +77,25 @@ return 'ok'
 `;
 
 /**
- * A PATCH, over the record's version read. KEYS[1] the monitor's hash; ARGV: the version read, the new
- * version, the new record (JSON), paused (0|1), 1 when a webhook starts (it receives the events made from
- * now on). Returns 1 written, 0 gone, -1 changed since read (read again).
+ * A PATCH, over the record's version read. KEYS: the monitor's hash, the undelivered index; ARGV: the
+ * version read, the new version, the new record (JSON), paused (0|1), 1 when a webhook starts (it receives
+ * the events made from now on), whether it has a webhook (0|1), the monitor's id. Returns 1 written,
+ * 0 gone, -1 changed since read (read again).
  */
 export const UPDATE_MONITOR = `
 local rv = redis.call('HGET', KEYS[1], 'rv')
 if not rv then return 0 end
 if rv ~= ARGV[1] then return -1 end
-redis.call('HSET', KEYS[1], 'rec', ARGV[3], 'paused', ARGV[4], 'rv', ARGV[2])
+redis.call('HSET', KEYS[1], 'rec', ARGV[3], 'paused', ARGV[4], 'rv', ARGV[2], 'hook', ARGV[6])
 if ARGV[5] == '1' then redis.call('HSET', KEYS[1], 'deliveredSeq', redis.call('HGET', KEYS[1], 'eventSeq')) end
+if ARGV[6] == '0' then redis.call('ZREM', KEYS[2], ARGV[7]) end
 return 1
 `;
 
 /**
  * Deletes a monitor's definition and progress and frees its place in its key's usage; what it left (runs,
- * states, events) is purged after, by batches. KEYS: the monitor's hash, every monitor, the deleted set.
- * ARGV: the prefix, the id. Returns 1, or 0 for an unknown id.
+ * states, events) is purged after, by batches. KEYS: the monitor's hash, every monitor, the deleted set,
+ * the undelivered index. ARGV: the prefix, the id. Returns 1, or 0 for an unknown id.
  */
 export const DELETE_MONITOR = `
 local h = KEYS[1]
@@ -103,6 +107,7 @@ redis.call('HINCRBY', ARGV[1] .. 'usage:' .. f[1], 'pairs', -tonumber(f[3]))
 redis.call('DEL', h)
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[2])
+redis.call('ZREM', KEYS[4], ARGV[2])
 return 1
 `;
 
@@ -133,7 +138,7 @@ return { 'start' }
 
 /**
  * A begun run's charge (../allowance.ts evaluated in Node over the pause read). KEYS: the monitor's hash,
- * its events, their times. ARGV: run id, the allowance's pause read (0|1), the new pause (0|1), covered
+ * its events, their times, the undelivered index. ARGV: run id, the allowance's pause read (0|1), the new pause (0|1), covered
  * (0|1), now (ISO), the monitor's id, then the events (JSON, ms). Returns the first event number given (or
  * the next one when there are none), 0 when the run is not the current one, -1 when the pause changed since read.
  */
@@ -149,13 +154,14 @@ if ARGV[4] == '1' then
 else
   redis.call('HSET', h, 'curRunId', '', 'curStartedAt', '', 'curCharged', '0')
 end
-return add_events(h, KEYS[2], KEYS[3], ARGV[6], 7)
+return add_events(h, KEYS[2], KEYS[3], ARGV[6], 7, KEYS[4])
 `;
 
 /**
  * One item's outcome: the run, the pair's new state and its events together (../evaluate.ts evaluated in
  * Node over the state read), with the pair's last run id read as its version.
- * KEYS: the monitor's hash, states, last, runs, order, the pair's runs, events, event times.
+ * KEYS: the monitor's hash, states, last, runs, order, the pair's runs, events, event times, the
+ * undelivered index.
  * ARGV: 1 pair field, 2 the pair's last run id read ('' none), 3 run id, 4 the new state (JSON), 5 the
  * run (JSON, without its number), 6 `<targetIndex>|<check>`, 7 keepRuns, 8 events older than this (ms)
  * are pruned on the way, 9 the monitor's id, 10… the events (JSON, ms).
@@ -182,7 +188,7 @@ if excess > 0 then
     redis.call('ZREMRANGEBYSCORE', KEYS[5], oldest[i], oldest[i])
   end
 end
-local first = add_events(h, KEYS[7], KEYS[8], ARGV[9], 10)
+local first = add_events(h, KEYS[7], KEYS[8], ARGV[9], 10, KEYS[9])
 prune_events(KEYS[7], KEYS[8], ARGV[8], 8)
 return { 'ok', first }
 `;
@@ -197,8 +203,9 @@ return 1
 `;
 
 /**
- * An event delivered, or given up after its tries. KEYS[1] the monitor's hash; ARGV the event's number,
- * 1 when given up, the error.
+ * An event delivered, or given up after its tries. KEYS: the monitor's hash, the undelivered index; ARGV
+ * the event's number, 1 when given up, the error, the monitor's id. The last event delivered takes the
+ * monitor out of the index.
  */
 export const MARK_DELIVERED = `
 local h = KEYS[1]
@@ -210,6 +217,7 @@ if ARGV[2] == '1' then
 else
   redis.call('HSET', h, 'deliveredSeq', ARGV[1], 'deliveryStatus', 'ok')
 end
+if tonumber(ARGV[1]) >= tonumber(redis.call('HGET', h, 'eventSeq')) then redis.call('ZREM', KEYS[2], ARGV[4]) end
 return 1
 `;
 

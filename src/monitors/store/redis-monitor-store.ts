@@ -90,13 +90,13 @@ interface Scripts extends Redis {
 
 const COMMANDS: [name: string, keys: number, lua: string][] = [
   ['ndMonCreate', 4, CREATE_MONITOR],
-  ['ndMonUpdate', 1, UPDATE_MONITOR],
-  ['ndMonDelete', 3, DELETE_MONITOR],
+  ['ndMonUpdate', 2, UPDATE_MONITOR],
+  ['ndMonDelete', 4, DELETE_MONITOR],
   ['ndMonBegin', 1, BEGIN_RUN],
-  ['ndMonCharge', 3, RECORD_CHARGE],
-  ['ndMonOutcome', 8, RECORD_OUTCOME],
+  ['ndMonCharge', 4, RECORD_CHARGE],
+  ['ndMonOutcome', 9, RECORD_OUTCOME],
   ['ndMonFinish', 1, FINISH_RUN],
-  ['ndMonDelivered', 1, MARK_DELIVERED],
+  ['ndMonDelivered', 2, MARK_DELIVERED],
   ['ndMonPrune', 2, PRUNE_EVENTS],
 ];
 
@@ -196,11 +196,19 @@ const bit = (value: boolean) => (value ? '1' : '0');
 /** A record's version: opaque and never reused, so that a version cached is never another record's. */
 const newVersion = () => randomBytes(9).toString('base64url');
 
-export function createRedisMonitorStore(options: RedisMonitorStoreOptions): MonitorStore {
-  return new RedisMonitorStore(options);
+export interface RedisMonitorStore extends MonitorStore {
+  /**
+   * A page of the monitors with a webhook and events not yet delivered, in id order after `after`: what
+   * a runner reads to find deliveries no process is making (a crash, a deliverer that died).
+   */
+  undeliveredMonitors(after: string | null, limit: number): Promise<string[]>;
 }
 
-class RedisMonitorStore implements MonitorStore {
+export function createRedisMonitorStore(options: RedisMonitorStoreOptions): RedisMonitorStore {
+  return new RedisStore(options);
+}
+
+class RedisStore implements RedisMonitorStore {
   readonly #connection: MonitorRedisConnection;
   readonly #keys: MonitorKeys;
   readonly #options: RedisMonitorStoreOptions;
@@ -256,6 +264,7 @@ class RedisMonitorStore implements MonitorStore {
       member,
       pairs,
       paused: bit(monitor.paused),
+      hook: bit(monitor.notify !== null),
       ...NEW_PROGRESS_FIELDS,
     };
     const answer = await this.#run((c) =>
@@ -291,11 +300,14 @@ class RedisMonitorStore implements MonitorStore {
       const written = await this.#run((c) =>
         c.ndMonUpdate(
           this.#keys.monitor(id),
+          this.#keys.undelivered,
           rv,
           newVersion(),
           JSON.stringify(updated),
           bit(updated.paused),
           bit(updated.notify !== null && monitor.notify === null),
+          bit(updated.notify !== null),
+          id,
         ),
       );
       if (written === 1) return updated;
@@ -306,7 +318,7 @@ class RedisMonitorStore implements MonitorStore {
 
   async delete(id: string): Promise<boolean> {
     const k = this.#keys;
-    const deleted = await this.#run((c) => c.ndMonDelete(k.monitor(id), k.all, k.deleted, k.prefix, id));
+    const deleted = await this.#run((c) => c.ndMonDelete(k.monitor(id), k.all, k.deleted, k.undelivered, k.prefix, id));
     if (deleted === 1) this.#track(this.#purge(id));
     return deleted === 1;
   }
@@ -366,6 +378,7 @@ class RedisMonitorStore implements MonitorStore {
           k.monitor(id),
           k.events(id),
           k.eventTimes(id),
+          k.undelivered,
           runId,
           pausedRead ?? '0',
           bit(paused),
@@ -433,6 +446,7 @@ class RedisMonitorStore implements MonitorStore {
           k.pair(id, field),
           k.events(id),
           k.eventTimes(id),
+          k.undelivered,
           field,
           last ?? '',
           input.runId,
@@ -557,10 +571,17 @@ class RedisMonitorStore implements MonitorStore {
     return texts.map((text) => JSON.parse(text) as MonitorEvent);
   }
 
+  async undeliveredMonitors(after: string | null, limit: number): Promise<string[]> {
+    const k = this.#keys;
+    return this.#run((c) => c.zrange(k.undelivered, after ? `(${after}` : '-', '+', 'BYLEX', 'LIMIT', 0, limit));
+  }
+
   async markDelivered(id: string, eventId: string, error: string | null): Promise<void> {
     const seq = eventSeqOf(id, eventId);
     if (seq === null) return;
-    await this.#run((c) => c.ndMonDelivered(this.#keys.monitor(id), seq, bit(error !== null), error ?? ''));
+    await this.#run((c) =>
+      c.ndMonDelivered(this.#keys.monitor(id), this.#keys.undelivered, seq, bit(error !== null), error ?? '', id),
+    );
   }
 
   async prune(now: Date): Promise<{ events: number; purged: number }> {

@@ -4,6 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { AppOptions } from '../../../src/app.js';
 import type { ServiceOverrides } from '../../../src/create-services.js';
 import { createHttpServer } from '../../../src/http-server.js';
 import { createTestApp, TEST_KEY, type TestApp } from '../../helpers/app.js';
@@ -39,6 +40,7 @@ export async function startJobsHarness(
   config: Record<string, any> = {},
   names = 50,
   overrides: ServiceOverrides = {},
+  appOptions: AppOptions = {},
 ): Promise<JobsHarness> {
   const lab = await startDnsLab({ authoritative: false, records: labRecords(names) });
   lab.setBehaviour(/^(mx\.)?slow\d+\.test$/, { delayMs: SLOW_MS });
@@ -49,6 +51,7 @@ export async function startJobsHarness(
       dns: { system: [`127.0.0.1:${lab.port}`], timeoutMs: 5000 },
     },
     overrides,
+    appOptions,
   );
   const server: Server = createHttpServer(t.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,33 +5,24 @@
  */
 import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labPki } from '../../lab/pki.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../lab/webhook-receiver.js';
 import { rr } from '../../lab/dns-server.js';
 import { OTHER_KEY, readEvents, startJobsHarness, type JobsHarness } from '../jobs/jobs-harness.js';
 import { monitorCalls } from './monitor-calls.js';
 
 let h: JobsHarness;
-let hook: Server;
+let hook: WebhookReceiver;
 let hookPort: number;
-const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
 /** mx-lookup's price (quota.costs.default) */
 const COST = 3;
 
 beforeAll(async () => {
   const pki = await labPki();
-  hook = createServer({ key: pki.good.key, cert: pki.good.chain }, (request, response) => {
-    let body = '';
-    request.on('data', (d) => (body += d));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-  hookPort = (hook.address() as AddressInfo).port;
+  hook = await startWebhookReceiver();
+  hookPort = hook.port;
   h = await startJobsHarness(
     {
       quota: { credits: 100_000 },
@@ -45,8 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
-  hook?.closeAllConnections();
-  await new Promise((resolve) => hook?.close(resolve));
+  await hook?.close();
 });
 
 const { json, until, monitorOf, untilRuns } = monitorCalls(() => h);
@@ -209,7 +199,7 @@ describe('changes between runs', () => {
     // the webhook: the event as JSON, signed over "<timestamp>.<body>", with its id
     const delivered = await until(
       'the webhook',
-      async () => received.filter((r) => r.headers['x-netdiag-event-id'] === `${id}.1`),
+      async () => hook.received.filter((r) => r.headers['x-netdiag-event-id'] === `${id}.1`),
       (r) => r.length > 0,
     );
     const { headers, body: sentBody } = delivered[0]!;

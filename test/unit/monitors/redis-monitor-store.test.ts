@@ -156,6 +156,38 @@ describe.skipIf(!redisServerPath)('the Redis monitors store', () => {
     });
   });
 
+  it('indexes the monitors with a webhook and events to deliver, until the last is delivered, unhooked or deleted', async () => {
+    const store = await instance(newPrefix());
+    const hook = { webhook: 'https://hook.example/' };
+    for (const id of ['m1', 'm2', 'm3']) await store.create(monitorRecord({ id, notify: hook }), LIMITS);
+    await store.create(monitorRecord({ id: 'quiet' }), LIMITS);
+    const outcome = (id: string, run: number) =>
+      store.recordOutcome(id, {
+        runId: `r${run}`,
+        targetIndex: 0,
+        check: 'tls-rating',
+        at: new Date(T0.getTime() + run * HOUR),
+        outcome: ratingOf(run),
+      });
+    // the first run is a baseline (no event); the next two change the grade
+    for (const id of ['m1', 'm2', 'm3', 'quiet']) for (const run of [0, 1, 2]) await outcome(id, run);
+    expect(await store.undeliveredMonitors(null, 10)).toEqual(['m1', 'm2', 'm3']);
+    // a page at a time, after the last id read
+    expect(await store.undeliveredMonitors('m1', 1)).toEqual(['m2']);
+    await store.markDelivered('m1', 'm1.1', null);
+    expect(await store.undeliveredMonitors(null, 10)).toEqual(['m1', 'm2', 'm3']);
+    await store.markDelivered('m1', 'm1.2', 'given up');
+    await store.update('m2', { notify: null }, T0);
+    await store.delete('m3');
+    expect(await store.undeliveredMonitors(null, 10)).toEqual([]);
+    // a webhook set again receives only what comes next
+    await store.update('m2', { notify: hook }, T0);
+    expect(await store.undeliveredMonitors(null, 10)).toEqual([]);
+    await outcome('m2', 3);
+    expect(await store.undeliveredMonitors(null, 10)).toEqual(['m2']);
+    expect((await store.pendingDeliveries('m2', 10)).map((e) => e.id)).toEqual(['m2.3']);
+  });
+
   it('prunes a stretch of the monitors per call, and goes on from there at the next', async () => {
     const store = await instance(newPrefix(), { keepEventsDays: 1 });
     const at = (hours: number) => new Date(T0.getTime() + hours * HOUR);

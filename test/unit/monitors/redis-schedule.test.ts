@@ -97,6 +97,28 @@ describe.skipIf(!redisServerPath)('the Redis schedule', () => {
     for (const run of seen.runs) expect(run.calledAt).toBeGreaterThanOrEqual(run.dueAt);
   });
 
+  it('upserted with an earlier first due time (a run asked for now), hands that out, then goes on from it', async () => {
+    const queue = randomUUID();
+    const instance = await schedule(queue);
+    const seen = recorder();
+    await instance.start(async (due) => seen.record(due, 0), 2);
+    const created = Date.now();
+    await instance.upsert('mon_now', 3_600_000, created);
+    await seen.until(() => seen.runs.length >= 1);
+    const now = Date.now();
+    await instance.upsert('mon_now', 3_600_000, now);
+    await seen.until(() => seen.runs.length >= 2);
+    // BullMQ's first due time is the later of the one given and its own now
+    const [first, second] = seen.runs.map((r) => r.dueAt);
+    expect(first).toBeGreaterThanOrEqual(created);
+    expect(second).toBeGreaterThanOrEqual(now);
+    expect(second).toBeLessThan(created + 3_600_000);
+    // the same time upserted again (two API processes at once) is not handed out twice
+    await instance.upsert('mon_now', 3_600_000, now + 3_600_000);
+    await sleep(500);
+    expect(seen.runs).toHaveLength(2);
+  });
+
   it('two instances on one Redis never hand one due time to both', async () => {
     const queue = randomUUID();
     const instances = [await schedule(queue), await schedule(queue)];
