@@ -6,7 +6,7 @@
  * The lab's certificates are trusted through NODE_EXTRA_CA_CERTS, as an operator would add a private CA.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,6 +138,8 @@ describe('in process (--local, with the configuration file)', { timeout: 60_000 
     const listed = (JSON.parse(all.stdout) as { tool: string }[]).map((t) => t.tool);
     expect(listed).toEqual(expect.arrayContaining(['tls-rating', 'website-health-check', 'whois']));
     expect(all.stderr).toContain(`index of ${listed.length} tool(s)`);
+    // nor does it open the embedded database (jobs' and monitors' stores open at their first request)
+    expect(existsSync(join(dir, 'data', 'cli', 'db'))).toBe(false);
   });
 
   it('exits 2 on usage errors and on a check that could not run', async () => {

@@ -47,8 +47,8 @@ export function createMonitorsApi(options: {
   const { services, tools, place, specs } = options;
   const local = place.kind === 'here' ? localMonitorBus() : null;
   const instanceBus: ApiMonitorBus = local ?? (place.kind === 'elsewhere' && place.bus ? place.bus : localMonitorBus());
-  const opened = createMonitorBackend(services, { specs, announce: (id) => instanceBus.scheduled(id) }).then(
-    (backend) => {
+  const open = () =>
+    createMonitorBackend(services, { specs, announce: (id) => instanceBus.scheduled(id) }).then((backend) => {
       // on Redis, every process hears of events over Redis (./redis-monitor-bus.ts); else the instance's bus
       const bus = backend.bus ?? instanceBus;
       const runner =
@@ -79,21 +79,30 @@ export function createMonitorsApi(options: {
         specs,
       });
       return { backend, runner, hub, port };
-    },
-  );
-  const port = portWhenReady(
-    opened.then(
+    });
+  // With the runner here, the backend opens now (its schedule hands runs out). Elsewhere (an API worker, the
+  // command) it opens at the first monitors request: a process that never serves one — the command on its
+  // way to one check — neither opens the embedded database nor connects to Redis for it.
+  let opened: ReturnType<typeof open> | null = null;
+  let portReady: Promise<MonitorsPort> | null = null;
+  const ready = (): Promise<MonitorsPort> => {
+    if (portReady) return portReady;
+    opened = open();
+    portReady = opened.then(
       (parts) => parts.port,
       (e: unknown) => {
         services.logger.error('monitors_unavailable', { message: (e as Error).message });
         return unavailableMonitors(`monitors are unavailable on this instance: ${(e as Error).message}`);
       },
-    ),
-  );
+    );
+    return portReady;
+  };
+  if (place.kind === 'here') void ready();
+  const port = portWhenReady(ready);
   return {
     port,
     async stop() {
-      const parts = await opened.catch(() => null);
+      const parts = await opened?.catch(() => null);
       if (!parts) return;
       parts.hub.close();
       const running = await parts.runner.catch(() => null);
@@ -104,10 +113,10 @@ export function createMonitorsApi(options: {
 }
 
 /** The port once the backend is open: a request that comes earlier waits for it (bounded: the connect is). */
-function portWhenReady(ready: Promise<MonitorsPort>): MonitorsPort {
+function portWhenReady(ready: () => Promise<MonitorsPort>): MonitorsPort {
   const when = <K extends keyof MonitorsPort>(name: K): MonitorsPort[K] =>
     (async (...args: unknown[]) =>
-      ((await ready)[name] as (...a: unknown[]) => unknown)(...args)) as unknown as MonitorsPort[K];
+      ((await ready())[name] as (...a: unknown[]) => unknown)(...args)) as unknown as MonitorsPort[K];
   return {
     create: when('create'),
     get: when('get'),
