@@ -120,3 +120,42 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
+
+/**
+ * The same app in a child process (./report-app-child.ts): its origin, its record of the last answer in
+ * parts (read when asked), and how to close it.
+ */
+export async function serveReportLabProcess(lab: ReportLabAddresses): Promise<{
+  origin: string;
+  parts(): Promise<PartsLeaving>;
+  close(): Promise<void>;
+}> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/report-app-child.ts', JSON.stringify(lab)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      const exited = (code: number | null) => reject(new Error(`the report app exited (${code})`));
+      child.once('exit', exited);
+      lines.once('line', (line) => {
+        child.off('exit', exited);
+        resolve(line);
+      });
+    });
+  const { origin } = JSON.parse(await next()) as { origin: string };
+  return {
+    origin,
+    async parts() {
+      const answer = next();
+      child.stdin.write('parts\n');
+      const { left, ...times } = JSON.parse(await answer) as Omit<PartsLeaving, 'left'> & { left: [string, number][] };
+      return { ...times, left: new Map(left) };
+    },
+    async close() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin.write('close\n');
+      await exited;
+    },
+  };
+}

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { partsOf } from '../src/web/report/sections.js';
 import { hasChromium, launchLoopbackChromium } from '../test/browser/chromium.js';
 import type { ReportLabAddresses } from '../test/lab/report-lab.js';
-import { BENCH_KEY, median, reportLabProcess, serveReportLab } from './report-app.js';
+import { BENCH_KEY, median, reportLabProcess, serveReportLabProcess } from './report-app.js';
 
 const ROUNDS = Number(process.env.BENCH_REPORT_ROUNDS ?? 5);
 const LATENCY = { dnsMs: 20, whoisMs: 150, httpMs: 40 };
@@ -104,7 +104,7 @@ async function measure(lab: ReportLabAddresses, browser: Awaited<ReturnType<type
   const aloneInPage = new Map<string, number>();
   for (const part of partsOf('all')) {
     for (const inPage of [false, true]) {
-      const app = await serveReportLab(lab);
+      const app = await serveReportLabProcess(lab);
       const context = inPage ? await browser.newContext() : null;
       try {
         if (context) {
@@ -122,7 +122,7 @@ async function measure(lab: ReportLabAddresses, browser: Awaited<ReturnType<type
       }
     }
   }
-  const app = await serveReportLab(lab);
+  const app = await serveReportLabProcess(lab);
   // A plain context: the tests' (loopbackContext) routes every request through the driver to record any that
   // leaves the origin, a round trip per request that would be counted here. The bench runs in a namespace
   // with loopback only, and the browser's own flags keep every name and address on loopback.
@@ -162,11 +162,12 @@ async function measure(lab: ReportLabAddresses, browser: Awaited<ReturnType<type
     await page.evaluate((key) => sessionStorage.setItem('netdiag-api-key', key), BENCH_KEY);
     await reportInPage(page, app.origin, WARM_UP);
     const report = await reportInPage(page, app.origin, lab.domain);
-    const leftAt = (part: string) => (app.parts.left.get(part) ?? Number.NaN) - app.parts.received;
+    const parts = await app.parts();
+    const leftAt = (part: string) => (parts.left.get(part) ?? Number.NaN) - parts.received;
     const server = {
-      headers: app.parts.answered - app.parts.received,
+      headers: parts.answered - parts.received,
       first: leftAt(report.first.part),
-      last: Math.max(...[...app.parts.left.keys()].map(leftAt)),
+      last: Math.max(...[...parts.left.keys()].map(leftAt)),
     };
     return { alone, aloneInPage, report, server };
   } finally {
