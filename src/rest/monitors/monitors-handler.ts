@@ -11,6 +11,7 @@ import { BADGE_CONTENT_TYPE } from '../../monitors/badge.js';
 import type { AuthOutcome } from '../../platform/auth.js';
 import { API_CORS_HEADERS, preflightResponse } from '../../platform/cors.js';
 import { envelopeResponse } from '../envelope.js';
+import { eventStreamResponse, refusedMethod } from '../resource-answers.js';
 import { readJsonBody } from '../jobs/read-json-body.js';
 
 const TOOL = 'monitors';
@@ -86,15 +87,7 @@ export function createMonitorsHandler(monitors: MonitorsPort) {
       );
     const outcome = await monitors.follow(id, keyId, request.headers.get('last-event-id'), request.signal);
     if (!outcome.ok) return answer(outcome, 200);
-    return new Response(outcome.data, {
-      status: 200,
-      headers: {
-        ...API_CORS_HEADERS,
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-      },
-    });
+    return eventStreamResponse(outcome.data);
   }
 
   async function route(request: Request, url: URL, auth: AuthOutcome): Promise<Response> {
@@ -102,13 +95,8 @@ export function createMonitorsHandler(monitors: MonitorsPort) {
     if (!path) return envelopeResponse(TOOL, 404, { error: `no such path: ${url.pathname.slice(0, 128)}` });
     if (request.method === 'OPTIONS') return preflightResponse(ALLOWED[path.kind]);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    if (!ALLOWED[path.kind].split(', ').includes(method))
-      return envelopeResponse(
-        TOOL,
-        405,
-        { error: `method ${request.method} is not allowed here: use ${ALLOWED[path.kind].replaceAll(', ', ' or ')}` },
-        { headers: { allow: ALLOWED[path.kind] } },
-      );
+    const refused = refusedMethod(TOOL, request, ALLOWED[path.kind]);
+    if (refused) return refused;
     if (!auth.ok) return envelopeResponse(TOOL, 401, { error: auth.error.message });
     const { identity } = auth;
     const keyId = identity.id;
