@@ -19,7 +19,7 @@ import {
 import { JOBS_PATH } from '../../jobs/job-record.js';
 import { API_VERSION } from '../envelope.js';
 import { MAX_PAGE, DEFAULT_PAGE } from '../../jobs/job-operations.js';
-import { envelopedResponse, refusalResponse } from '../openapi-responses.js';
+import { envelopedResponse, isLeftOutKeyword, refusalResponse } from '../openapi-responses.js';
 
 const TAG = 'Jobs';
 const ERROR = 'Error_jobs';
@@ -77,15 +77,7 @@ function componentSchemas(config: Config): Record<string, Json> {
     }
     const out: Json = {};
     for (const [key, value] of Object.entries(node)) {
-      if (key === '$schema' || key === '$id') continue;
-      // a safe integer's bounds say nothing a reader needs
-      if (
-        (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
-        (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
-      )
-        continue;
-      // an answer may gain fields (the contract's rule): only a request body is closed
-      if (output && key === 'additionalProperties' && value === false) continue;
+      if (isLeftOutKeyword(key, value, output)) continue;
       out[key] = tidy(value, output);
     }
     return out;

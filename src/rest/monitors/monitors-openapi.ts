@@ -20,7 +20,7 @@ import {
 import { DEFAULT_PAGE, MAX_PAGE } from '../../monitors/runtime/monitor-operations.js';
 import { API_VERSION } from '../envelope.js';
 import { MONITORS_PATH } from './monitors-handler.js';
-import { envelopedResponse, refusalResponse } from '../openapi-responses.js';
+import { envelopedResponse, isLeftOutKeyword, refusalResponse } from '../openapi-responses.js';
 
 const TAG = 'Monitors';
 const ERROR = 'Error_monitors';
@@ -58,14 +58,7 @@ function componentSchemas(): Record<string, Json> {
     if (node === null || typeof node !== 'object') return node;
     const out: Json = {};
     for (const [key, value] of Object.entries(node)) {
-      if (key === '$schema' || key === '$id') continue;
-      if (
-        (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
-        (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
-      )
-        continue;
-      // an answer may gain fields (the contract's rule): only a request body is closed
-      if (output && key === 'additionalProperties' && value === false) continue;
+      if (isLeftOutKeyword(key, value, output)) continue;
       out[key] = tidy(value, output);
     }
     return out;
