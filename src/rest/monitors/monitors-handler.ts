@@ -9,9 +9,9 @@ import { NetdiagError } from '../../errors.js';
 import type { MonitorsAnswer, MonitorsPort } from '../../monitors/runtime/monitor-operations.js';
 import { BADGE_CONTENT_TYPE } from '../../monitors/badge.js';
 import type { AuthOutcome } from '../../platform/auth.js';
-import { API_CORS_HEADERS, preflightResponse } from '../../platform/cors.js';
+import { API_CORS_HEADERS } from '../../platform/cors.js';
 import { envelopeResponse } from '../envelope.js';
-import { eventStreamResponse, refusedMethod } from '../resource-answers.js';
+import { enterResource, eventStreamResponse } from '../resource-answers.js';
 import { readJsonBody } from '../jobs/read-json-body.js';
 
 const TOOL = 'monitors';
@@ -93,12 +93,9 @@ export function createMonitorsHandler(monitors: MonitorsPort) {
   async function route(request: Request, url: URL, auth: AuthOutcome): Promise<Response> {
     const path = monitorsPathOf(url.pathname);
     if (!path) return envelopeResponse(TOOL, 404, { error: `no such path: ${url.pathname.slice(0, 128)}` });
-    if (request.method === 'OPTIONS') return preflightResponse(ALLOWED[path.kind]);
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const refused = refusedMethod(TOOL, request, ALLOWED[path.kind]);
-    if (refused) return refused;
-    if (!auth.ok) return envelopeResponse(TOOL, 401, { error: auth.error.message });
-    const { identity } = auth;
+    const entry = enterResource(TOOL, request, ALLOWED[path.kind], auth);
+    if (entry.answer) return entry.answer;
+    const { method, identity } = entry;
     const keyId = identity.id;
     const caller = { identity, request, url };
     switch (path.kind) {
