@@ -40,6 +40,7 @@ import { graphiqlPage } from './web/graphiql-page.js';
 import { createReportRoutes } from './web/report/routes.js';
 import { costOf } from './graphql/pricing.js';
 import { afterLastPart, isIncremental } from './platform/incremental-response.js';
+import { seeLatestCommits } from './platform/embedded-snapshots.js';
 import { assetResponse, loadAsset, type StaticAsset } from './platform/static-assets.js';
 import { API_CORS_HEADERS, preflightResponse } from './platform/cors.js';
 
@@ -396,6 +397,8 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       let reason: string | undefined;
       let shed: ShedReason | undefined;
       let auth: AuthOutcome | null = null;
+      // what another worker or the job worker committed before this request is seen by it
+      seeLatestCommits();
       try {
         // The key is verified once, here, and its outcome passed down to the REST shim, the GraphQL
         // context and the log line below. Liveness, readiness and metrics never read a key.

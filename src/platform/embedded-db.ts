@@ -12,6 +12,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
+import { followOtherProcessesCommits } from './embedded-snapshots.js';
 
 /** The environment's directory inside `server.dataDir`. */
 export const EMBEDDED_DB_DIR = 'db';
@@ -23,10 +24,13 @@ export type EmbeddedDb = RootDatabase;
 
 /**
  * Opens (creating it when missing) the environment under `dataDir`. lmdb-js keeps one environment per path
- * and process, so opening it twice in one process returns the same one.
+ * and process, so opening it twice in one process returns the same one. Its reads see what other processes
+ * committed before the message or request that prompted them (./embedded-snapshots.ts).
  */
 export function openEmbeddedDb(dataDir: string): EmbeddedDb {
   const path = join(dataDir, EMBEDDED_DB_DIR);
   mkdirSync(path, { recursive: true });
-  return open({ path, maxDbs: MAX_NAMED_DATABASES });
+  const db = open({ path, maxDbs: MAX_NAMED_DATABASES });
+  followOtherProcessesCommits(db);
+  return db;
 }

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService } from '../helpers/process.js';
 import { startReportLab, type ReportLab } from '../lab/report-lab.js';
 import { unusedPort } from '../lab/tcp-server.js';
@@ -48,10 +48,13 @@ interface Run {
   stderr: string;
 }
 
-/** The command as a shell runs it: its own process, a clean environment, stdin closed unless given. */
+/**
+ * The command as a shell runs it: its own process, a clean environment, stdin closed unless given. A command
+ * still running after `deadlineMs` is killed (code null): the test then fails with what it printed.
+ */
 function netdiag(
   args: readonly string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
+  options: { stdin?: string; env?: Record<string, string>; deadlineMs?: number } = {},
 ): Promise<Run> {
   const child = spawn(process.execPath, ['bin/netdiag.mjs', ...args], {
     cwd: root,
@@ -63,7 +66,13 @@ function netdiag(
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   child.stdin.end(options.stdin ?? '');
-  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
+  const deadline = setTimeout(() => child.kill('SIGKILL'), options.deadlineMs ?? 50_000);
+  return new Promise((done) =>
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      done({ code, stdout, stderr });
+    }),
+  );
 }
 
 const site = () => `https://${lab.domain}:${lab.https}/`;
@@ -172,6 +181,13 @@ describe('against a running service (--url)', { timeout: 90_000 }, () => {
     service?.child.kill('SIGTERM');
     await service?.exited;
   });
+  // what the service logged, when a test of this block fails: the reason a command waited is there
+  beforeEach(({ onTestFailed }) =>
+    onTestFailed(() => {
+      const log = service.output().trim().split('\n').slice(-60).join('\n');
+      console.error(`the service's last log lines:\n${log}\n${service.errors()}`);
+    }),
+  );
 
   const remote = (args: readonly string[], options?: { stdin?: string; key?: string | null }) =>
     netdiag([...args, '--url', url], {
@@ -190,7 +206,7 @@ describe('against a running service (--url)', { timeout: 90_000 }, () => {
     const targets = join(dir, 'targets.txt');
     writeFileSync(targets, `${lab.domain}\nmx.lab.test\n`);
     const run = await remote(['mx-lookup', '--file', targets]);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout
       .trim()
       .split('\n')
