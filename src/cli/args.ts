@@ -30,6 +30,8 @@ export interface CliOptions {
   readonly minGrade: string | null;
   readonly view: ReportView;
   readonly concurrency: number;
+  /** the whole command's bound (--timeout, in seconds on the line), or null: no bound */
+  readonly timeoutMs: number | null;
   readonly color: boolean | null;
   readonly help: boolean;
   readonly version: boolean;
@@ -46,6 +48,7 @@ const OPTIONS = {
   'min-grade': { type: 'string' },
   view: { type: 'string' },
   concurrency: { type: 'string' },
+  timeout: { type: 'string' },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -54,6 +57,9 @@ const OPTIONS = {
 
 /** The most targets run at once in process (each may open dozens of connections). */
 export const MAX_CONCURRENCY = 32;
+
+/** A week: --timeout bounds a command, and a job of many targets may rightly take days. */
+const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;
 
 export function parseCommandLine(
   argv: readonly string[],
@@ -107,6 +113,10 @@ export function parseCommandLine(
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency takes a whole number from 1 to ${MAX_CONCURRENCY}`);
   }
+  const timeoutText = string('timeout');
+  const timeoutSeconds = timeoutText === null ? null : Number(timeoutText);
+  if (timeoutSeconds !== null && !(timeoutSeconds > 0 && timeoutSeconds <= MAX_TIMEOUT_SECONDS))
+    throw new UsageError(`--timeout takes seconds, more than 0 and at most ${MAX_TIMEOUT_SECONDS}`);
   const local = values.local === true;
   const url = local ? null : (string('url') ?? env.NETDIAG_URL ?? null);
   if (url !== null && !/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--url: "${url}" is not an http(s) address`);
@@ -124,6 +134,7 @@ export function parseCommandLine(
     minGrade: minGrade === null ? null : minGrade.toUpperCase(),
     view,
     concurrency,
+    timeoutMs: timeoutSeconds === null ? null : Math.round(timeoutSeconds * 1000),
     color: values['no-color'] === true ? false : values.color === true ? true : null,
     help: values.help === true,
     version: values.version === true,
@@ -149,7 +160,8 @@ Output and exit codes:
   --min-grade <grade>  exit 1 when a TLS or HTTP grade is below it (tls-rating, http-rating,
                        website-health-check, report)
   --concurrency <n>    targets checked at once in process (default 4)
+  --timeout <seconds>  give up after this long: exit 2, and a job the command submitted is cancelled
   --no-color           no colours (also NO_COLOR); colours only on a terminal
-  Exit 0: nothing reached --fail-on or --min-grade; 1: something did; 2: a usage error, or a check
-  that could not run.
+  Exit 0: nothing reached --fail-on or --min-grade; 1: something did; 2: a usage error, a check
+  that could not run, or --timeout reached.
 `;

@@ -55,6 +55,27 @@ function checksOf(command: string): string[] | null {
   return command === 'report' || command === 'tools' ? null : [command];
 }
 
+/** The report, or one tool over one or many targets. */
+async function runCommand(
+  transport: Transport,
+  tools: readonly IndexTool[],
+  options: CliOptions,
+  io: Io,
+  giveUp: AbortSignal | null,
+): Promise<number> {
+  if (options.command === 'report') {
+    if (options.targets.length !== 1) throw new UsageError('report takes one domain');
+    return runReport(transport, tools, options, options.targets[0]!, io);
+  }
+  const tool = tools.find((t) => t.tool === options.command);
+  if (!tool) throw new UsageError(`no tool "${options.command}" (netdiag tools lists them)`);
+  const targets = await targetsOf(options, io);
+  const many = options.file !== null || options.targets.includes('-') || targets.length > 1;
+  return many
+    ? runMany(transport, tool, targets, options, io, giveUp)
+    : runTool(transport, tool, targets[0] ?? null, options, io);
+}
+
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let options: CliOptions;
   try {
@@ -73,11 +94,17 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     (options.help ? io.stdout : io.stderr).write(USAGE);
     return options.help ? EXIT.ok : EXIT.usage;
   }
+  // --timeout: every request of the command ends then, and what was asked of a service is cancelled
+  const giveUp = options.timeoutMs === null ? null : AbortSignal.timeout(options.timeoutMs);
+  const gaveUp = () => {
+    io.stderr.write(`netdiag: gave up after ${options.timeoutMs! / 1000} s (--timeout)\n`);
+    return EXIT.usage;
+  };
   let transport: Transport;
   try {
     transport = options.url
-      ? remoteTransport(options.url, options.key)
-      : await localTransport(options.config, io.env, checksOf(options.command));
+      ? remoteTransport(options.url, options.key, giveUp)
+      : await localTransport(options.config, io.env, checksOf(options.command), giveUp);
   } catch (e) {
     io.stderr.write(`netdiag: ${printable((e as Error).message)}\n`);
     return EXIT.usage;
@@ -86,18 +113,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const tools = await fetchIndex(transport, options.url);
     mark(`index of ${tools.length} tool(s) (GET /api/v1)`);
     if (options.command === 'tools') return printTools(tools, io, options.json);
-    if (options.command === 'report') {
-      if (options.targets.length !== 1) throw new UsageError('report takes one domain');
-      return await runReport(transport, tools, options, options.targets[0]!, io);
-    }
-    const tool = tools.find((t) => t.tool === options.command);
-    if (!tool) throw new UsageError(`no tool "${options.command}" (netdiag tools lists them)`);
-    const targets = await targetsOf(options, io);
-    const many = options.file !== null || options.targets.includes('-') || targets.length > 1;
-    return many
-      ? await runMany(transport, tool, targets, options, io)
-      : await runTool(transport, tool, targets[0] ?? null, options, io);
+    const code = await runCommand(transport, tools, options, io, giveUp);
+    // an answer cut short by the bound (in process, the check ends with what it had) is not a verdict
+    return giveUp?.aborted ? gaveUp() : code;
   } catch (e) {
+    if (giveUp?.aborted) return gaveUp();
     if (e instanceof UsageError) {
       io.stderr.write(`netdiag: ${e.message}\n`);
       return EXIT.usage;

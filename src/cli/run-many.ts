@@ -4,6 +4,7 @@
  * service the targets go as one job (`POST /api/v1/jobs`), whose results are read as they are written;
  * in process they run here, `--concurrency` at a time.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CliOptions } from './args.js';
 import { EXIT, type Io, worstExit } from './io.js';
 import { checkGradeOption, judge } from './judge.js';
@@ -22,6 +23,8 @@ interface Item {
 
 /** How often a job's progress is asked for while it runs. */
 const POLL_MS = 500;
+/** How long the cancellation of a job given up on (--timeout) may take before the command exits anyway. */
+const CANCEL_MS = 5_000;
 
 function itemExit(tool: string, item: Item, options: CliOptions): number {
   return item.ok ? judge(tool, item.data, options).exit : EXIT.usage;
@@ -68,6 +71,7 @@ async function asJob(
   options: CliOptions,
   emit: (item: Item) => void,
   io: Io,
+  giveUp: AbortSignal | null,
 ) {
   for (const t of targets.slice(0, 1)) toolQuery(tool, t, options.params); // the parameters, checked here
   const submitted = await readEnvelope(
@@ -79,6 +83,29 @@ async function asJob(
   );
   if (!submitted.ok) throw new Error(`the job was refused: ${submitted.status} ${submitted.error}`);
   const id = (submitted.data as { id: string }).id;
+  try {
+    await followJob(transport, id, emit, io, giveUp);
+  } catch (e) {
+    // given up on (--timeout): the service stops its items and gives back the credits of those not run
+    if (giveUp?.aborted) {
+      const cancelled = await transport
+        .fetch(`/api/v1/jobs/${id}`, { method: 'DELETE', signal: AbortSignal.timeout(CANCEL_MS) })
+        .then((r) => r.ok)
+        .catch(() => false);
+      io.stderr.write(`netdiag: job ${id} ${cancelled ? 'cancelled' : 'could not be cancelled; it still runs'}\n`);
+    }
+    throw e;
+  }
+}
+
+/** Prints the job's results as they are written, until it has ended. */
+async function followJob(
+  transport: Transport,
+  id: string,
+  emit: (item: Item) => void,
+  io: Io,
+  giveUp: AbortSignal | null,
+) {
   let after = -1;
   for (;;) {
     const job = await readEnvelope(await transport.fetch(`/api/v1/jobs/${id}`));
@@ -95,7 +122,7 @@ async function asJob(
       if (state?.status === 'cancelled') io.stderr.write(`netdiag: job ${id} was cancelled\n`);
       return;
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS, undefined, giveUp ? { signal: giveUp } : {});
   }
 }
 
@@ -105,6 +132,8 @@ export async function runMany(
   targets: readonly string[],
   options: CliOptions,
   io: Io,
+  /** the command's bound (--timeout): a job given up on is cancelled */
+  giveUp: AbortSignal | null = null,
 ): Promise<number> {
   checkGradeOption(tool.tool, options);
   if (targets.length === 0) {
@@ -122,7 +151,7 @@ export async function runMany(
   };
   try {
     if (transport.local) await inProcess(transport, tool, targets, options, emit);
-    else await asJob(transport, tool, targets, options, emit, io);
+    else await asJob(transport, tool, targets, options, emit, io, giveUp);
   } finally {
     progress.clear();
   }

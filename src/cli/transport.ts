@@ -11,21 +11,25 @@ import { selectDeclarations } from '../graphql-server/declaration-selection.js';
 import { mark } from './timings.js';
 
 export interface Transport {
-  /** a request to the API, e.g. `/api/v1/tls-rating?domain=example.com` */
+  /**
+   * a request to the API, e.g. `/api/v1/tls-rating?domain=example.com`, ended by the command's give-up
+   * signal (--timeout) unless `init.signal` is given
+   */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** true in process: many targets run here, with bounded concurrency, rather than as a job */
   readonly local: boolean;
   close(): Promise<void>;
 }
 
-export function remoteTransport(url: string, key: string | null): Transport {
+/** `giveUp`: the command's bound (--timeout), which ends every request not given a signal of its own. */
+export function remoteTransport(url: string, key: string | null, giveUp: AbortSignal | null = null): Transport {
   return {
     local: false,
     fetch(path, init = {}) {
       const headers = new Headers(init.headers);
       if (key) headers.set('x-api-key', key);
       headers.set('user-agent', 'netdiag-cli');
-      return fetch(`${url}${path}`, { ...init, headers });
+      return fetch(`${url}${path}`, { ...init, headers, signal: init.signal ?? giveUp });
     },
     close: async () => {},
   };
@@ -40,12 +44,14 @@ const LOCAL_CREDITS = 1_000_000_000;
  * here, used in this process only), credits without a practical bound, no Redis (the ledgers and job queue
  * are the service's business), no shedding on a late event loop, no job runner, and `<server.dataDir>/cli`
  * as its data directory, so that it never takes over the service's jobs (docs/cli.md "In process").
- * `tools`: the checks the command will run, the only ones loaded (null: every one, as the service does).
+ * `tools`: the checks the command will run, the only ones loaded (null: every one, as the service does);
+ * `giveUp`: the command's bound (--timeout).
  */
 export async function localTransport(
   configFile: string | null,
   env: Readonly<Record<string, string | undefined>>,
   tools: readonly string[] | null = null,
+  giveUp: AbortSignal | null = null,
 ): Promise<Transport> {
   // before the schema is imported: only these checks' declarations are loaded (null: every one)
   selectDeclarations(tools);
@@ -93,7 +99,9 @@ export async function localTransport(
     fetch(path, init = {}) {
       const headers = new Headers(init.headers);
       headers.set('x-api-key', key);
-      return app.fetch(new Request(`http://netdiag.local${path}`, { ...init, headers }), { peerAddress: '127.0.0.1' });
+      // the request's signal is the check's (src/graphql/context.ts): giving up ends its probes
+      const request = new Request(`http://netdiag.local${path}`, { ...init, headers, signal: init.signal ?? giveUp });
+      return app.fetch(request, { peerAddress: '127.0.0.1' });
     },
     async close() {
       app.stopBackground();

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService } from '../helpers/process.js';
 import { startReportLab, type ReportLab } from '../lab/report-lab.js';
-import { unusedPort } from '../lab/tcp-server.js';
+import { startBlackhole, unusedPort, type Blackhole } from '../lab/tcp-server.js';
 import { startTlsServer, type LabTlsServer } from '../lab/tls-server.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -20,6 +20,8 @@ const KEY = 'cli-test-key-0123456789';
 
 let lab: ReportLab;
 let weak: LabTlsServer;
+/** a port that never answers a connection (a filtering firewall): a check of it runs until its own bound */
+let blackhole: Blackhole;
 let configFile: string;
 let dir: string;
 
@@ -32,12 +34,14 @@ beforeAll(async () => {
     minVersion: 'TLSv1',
     maxVersion: 'TLSv1.1',
   });
+  blackhole = await startBlackhole();
   dir = mkdtempSync(join(tmpdir(), 'netdiag-cli-'));
   configFile = join(dir, 'config.json');
   writeFileSync(configFile, JSON.stringify({ ...lab.config, server: { dataDir: join(dir, 'data') } }));
 }, 30_000);
 
 afterAll(async () => {
+  await blackhole?.close();
   await weak?.close();
   await lab?.close();
 });
@@ -77,6 +81,7 @@ function netdiag(
 
 const site = () => `https://${lab.domain}:${lab.https}/`;
 const weakSite = () => `https://${lab.domain}:${weak.port}/`;
+const silentSite = () => `https://${lab.domain}:${blackhole.port}/`;
 
 describe('in process (--local, with the configuration file)', { timeout: 60_000 }, () => {
   const local = (args: readonly string[], options?: { stdin?: string; env?: Record<string, string> }) =>
@@ -151,6 +156,13 @@ describe('in process (--local, with the configuration file)', { timeout: 60_000 
     expect(existsSync(join(dir, 'data', 'cli', 'db'))).toBe(false);
   });
 
+  it('gives up at --timeout: exit 2, saying so, however long the check would take', async () => {
+    const run = await local(['tls-rating', silentSite(), '--timeout', '0.5']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('netdiag: gave up after 0.5 s (--timeout)\n');
+    expect((await local(['dns-lookup', lab.domain, '--timeout', '0'])).stderr).toContain('--timeout takes seconds');
+  });
+
   it('exits 2 on usage errors and on a check that could not run', async () => {
     const unknown = await local(['no-such-tool', 'x']);
     expect(unknown.code).toBe(2);
@@ -216,6 +228,20 @@ describe('against a running service (--url)', { timeout: 90_000 }, () => {
       [1, 'mx.lab.test', true],
     ]);
     expect(lines[0].data.hosts[0].exchange).toBe('mx.lab.test');
+  });
+
+  it('cancels the job it submitted when it gives up at --timeout', async () => {
+    const targets = join(dir, 'silent-targets.txt');
+    writeFileSync(targets, `${silentSite()}\n${silentSite()}\n${silentSite()}\n`);
+    const run = await remote(['tls-rating', '--file', targets, '--timeout', '1']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('netdiag: gave up after 1 s (--timeout)\n');
+    const id = /^netdiag: job (\S+) cancelled$/m.exec(run.stderr)?.[1];
+    expect(id, run.stderr).toBeDefined();
+    const job = (await (await fetch(`${url}/api/v1/jobs/${id}`, { headers: { 'x-api-key': KEY } })).json()) as {
+      data: { status: string };
+    };
+    expect(job.data.status).toBe('cancelled');
   });
 
   it('exits 2 without a key, saying which', async () => {

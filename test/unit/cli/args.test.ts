@@ -31,6 +31,11 @@ describe('the command line', () => {
     );
   });
 
+  it('reads --timeout in seconds (fractions too), and no bound without it', () => {
+    expect(parseCommandLine(['whois', 'example.com', '--timeout', '2.5'], {}).timeoutMs).toBe(2500);
+    expect(parseCommandLine(['whois', 'example.com'], {}).timeoutMs).toBeNull();
+  });
+
   it.each([
     [['tls-rating', 'x', '--min-grade', 'Q'], '--min-grade'],
     [['tls-rating', 'x', '--fail-on', 'info'], '--fail-on'],
@@ -38,6 +43,9 @@ describe('the command line', () => {
     [['report', 'x', '--view', 'dns'], '--view'],
     [['tls-rating', 'x', '--concurrency', '0'], '--concurrency'],
     [['tls-rating', 'x', '--url', 'ftp://example.com'], '--url'],
+    [['tls-rating', 'x', '--timeout', 'soon'], '--timeout takes seconds'],
+    [['tls-rating', 'x', '--timeout', '-1'], '--timeout takes seconds'],
+    [['tls-rating', 'x', '--timeout', '604801'], '--timeout takes seconds'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCommandLine(argv, {})).toThrow(UsageError);
     expect(() => parseCommandLine(argv, {})).toThrow(message);
