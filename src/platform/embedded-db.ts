@@ -10,9 +10,19 @@
  * runs" are range reads, never scans.
  */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { open, type RootDatabase } from 'lmdb';
+import type { RootDatabase } from 'lmdb';
 import { followOtherProcessesCommits } from './embedded-snapshots.js';
+
+/**
+ * lmdb, loaded at the first open rather than with this module: the command (which opens no database) and any
+ * process that never opens one do not pay for loading it and its native binary (docs/cli.md "Performance").
+ * This module is its only importer, so a process has one copy of lmdb-js, as it must (LMDB's locks are the
+ * process's: one environment per path and process).
+ */
+let lmdb: typeof import('lmdb') | undefined;
+const lmdbModule = () => (lmdb ??= createRequire(import.meta.url)('lmdb') as typeof import('lmdb'));
 
 /** The environment's directory inside `server.dataDir`. */
 export const EMBEDDED_DB_DIR = 'db';
@@ -30,7 +40,7 @@ export type EmbeddedDb = RootDatabase;
 export function openEmbeddedDb(dataDir: string): EmbeddedDb {
   const path = join(dataDir, EMBEDDED_DB_DIR);
   mkdirSync(path, { recursive: true });
-  const db = open({ path, maxDbs: MAX_NAMED_DATABASES });
+  const db = lmdbModule().open({ path, maxDbs: MAX_NAMED_DATABASES });
   followOtherProcessesCommits(db);
   return db;
 }
