@@ -28,7 +28,8 @@ export function seeLatestCommits(): void {
 
 /**
  * Called for each environment the process opens: from then on, every message from another process (before
- * any other listener hears it) starts a new snapshot.
+ * any other listener hears it) starts a new snapshot. The listener keeps the IPC channel referenced, as the
+ * buses' own listeners in the instance's processes already do.
  */
 export function followOtherProcessesCommits(environment: Snapshotted): void {
   if (environments.has(environment)) return;
