@@ -74,11 +74,14 @@ async function asJob(
   giveUp: AbortSignal | null,
 ) {
   for (const t of targets.slice(0, 1)) toolQuery(tool, t, options.params); // the parameters, checked here
+  // The submission is not cut at the bound itself, but CANCEL_MS after it: cut, it could leave a job
+  // running whose id the command never learnt, and so could not cancel.
   const submitted = await readEnvelope(
     await transport.fetch('/api/v1/jobs', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ tool: tool.tool, targets, params: options.params }),
+      ...(giveUp ? { signal: endingAfter(giveUp, CANCEL_MS) } : {}),
     }),
   );
   if (!submitted.ok) throw new Error(`the job was refused: ${submitted.status} ${submitted.error}`);
@@ -96,6 +99,15 @@ async function asJob(
     }
     throw e;
   }
+}
+
+/** A signal that ends `ms` after `signal` has. */
+function endingAfter(signal: AbortSignal, ms: number): AbortSignal {
+  const later = new AbortController();
+  const end = () => setTimeout(() => later.abort(signal.reason), ms).unref();
+  if (signal.aborted) end();
+  else signal.addEventListener('abort', end, { once: true });
+  return later.signal;
 }
 
 /** Prints the job's results as they are written, until it has ended. */

@@ -8,8 +8,9 @@
  * worker storing a run) is invisible in that window — and a process learns of such a write precisely then:
  * by a message (the primary relays "a job was submitted", "a monitor has new events") or by a client's
  * request that follows an answer from another worker. A job worker that read the store an instant before
- * the "submitted" message found no job and never ran it. So both a message and a request start a new
- * snapshot: the next read renews the transaction (a cheap call; nothing is read twice).
+ * the "submitted" message would find no job and never run it (test/unit/platform/embedded-snapshots.test.ts
+ * shows the window). So both a message and a request start a new snapshot: the next read renews the
+ * transaction (a cheap call; nothing is read twice).
  *
  * This module does not load lmdb: the request path calls it whether or not an environment is open.
  */
