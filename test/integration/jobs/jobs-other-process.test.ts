@@ -6,10 +6,11 @@
  * a child process stores a job meanwhile; the request that follows must see it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { fileAppearsWithoutYielding } from '../../helpers/wait-without-yielding.js';
 import { localJobBus } from '../../../src/jobs/job-bus.js';
 import { createTestApp, TEST_KEY, type TestApp } from '../../helpers/app.js';
 
@@ -44,9 +45,7 @@ it('a request finds the job another process stored just before it, however recen
   expect((await read(first)).status).toBe(200);
   // ... the other process stores its job (its commit waited for by the marker file, without yielding) ...
   const child = spawn(process.execPath, ['--import', 'tsx', writer, dataDir, first, marker], { stdio: 'inherit' });
-  const deadline = Date.now() + 20_000;
-  while (!existsSync(marker) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-  expect(existsSync(marker)).toBe(true);
+  expect(fileAppearsWithoutYielding(marker, 20_000)).toBe(true);
   const copied = readFileSync(marker, 'utf8');
   // ... and the next request is read before any timer could renew the snapshot
   const found = await read(copied);

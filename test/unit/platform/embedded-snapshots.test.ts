@@ -6,10 +6,11 @@
  */
 import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { fileAppearsWithoutYielding } from '../../helpers/wait-without-yielding.js';
 import { openEmbeddedDb } from '../../../src/platform/embedded-db.js';
 import { seeLatestCommits } from '../../../src/platform/embedded-snapshots.js';
 
@@ -50,10 +51,9 @@ it("a request's reads see what was committed before it, even after a read earlie
     },
   );
   // the whole test is one turn of the event loop: the writer's commit is waited for by its marker file
-  const deadline = Date.now() + 20_000;
-  while (!existsSync(marker) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  const written = fileAppearsWithoutYielding(marker, 20_000);
   writer.kill();
-  expect(existsSync(marker)).toBe(true);
+  expect(written).toBe(true);
   // lmdb-js's snapshot of this turn: why the request path starts a new one
   expect(shared.get('from-writer')).toBeUndefined();
   seeLatestCommits();
