@@ -40,7 +40,7 @@ import { graphiqlPage } from './web/graphiql-page.js';
 import { createReportRoutes } from './web/report/routes.js';
 import { costOf } from './graphql/pricing.js';
 import { afterLastPart, isIncremental } from './platform/incremental-response.js';
-import { seeLatestCommits } from './platform/embedded-snapshots.js';
+import { seeLatestCommits } from './platform/embedded-db-processes.js';
 import { assetResponse, loadAsset, type StaticAsset } from './platform/static-assets.js';
 import { API_CORS_HEADERS, preflightResponse } from './platform/cors.js';
 

@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { ipcRunnerJobBus, type ParentChannel } from './jobs/job-bus.js';
 import { ipcRunnerMonitorBus } from './monitors/runtime/monitor-bus.js';
+import { exitAfterWrites } from './platform/embedded-db-processes.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import type { Services } from './services.js';
 
@@ -44,10 +45,8 @@ export async function runJobWorker(config: Config, logger: Logger, started: numb
   const bus = ipcRunnerJobBus(channel);
   const monitorBus = ipcRunnerMonitorBus(channel);
   lowerPriority(logger);
-  const exit = (code: number): never => {
-    logger.flush?.();
-    process.exit(code);
-  };
+  // after the embedded database's writes are on disk: lmdb-js can block an exit that comes during a flush
+  const exit = (code: number): void => exitAfterWrites(code, () => logger.flush?.());
   // Signals are handled from the start: one that comes while the process loads ends it at once.
   let stopping = false;
   let runner: JobRunner | undefined;

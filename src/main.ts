@@ -15,6 +15,7 @@ import type { ParentChannel } from './jobs/job-bus.js';
 import type { Services } from './services.js';
 import type { App } from './app.js';
 import { JOB_WORKER_ENV } from './cluster/job-worker-process.js';
+import { exitAfterWrites } from './platform/embedded-db-processes.js';
 
 const SHUTDOWN_GRACE_MS = 25_000;
 
@@ -50,10 +51,8 @@ async function main(): Promise<void> {
 
 /** A worker: loads the app, tells the primary it is ready, serves what it is handed, drains on SIGTERM. */
 async function runWorker(config: Config, logger: Logger, started: number): Promise<void> {
-  const exit = (code: number): never => {
-    logger.flush?.();
-    process.exit(code);
-  };
+  // after the embedded database's writes are on disk: lmdb-js can block an exit that comes during a flush
+  const exit = (code: number): void => exitAfterWrites(code, () => logger.flush?.());
   let services: Services | undefined;
   let app: App | undefined;
   let drain: (() => Promise<void>) | undefined;

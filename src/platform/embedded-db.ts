@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
-import { followOtherProcessesCommits } from './embedded-snapshots.js';
+import { followOtherProcessesCommits } from './embedded-db-processes.js';
 
 /**
  * lmdb, loaded at the first open rather than with this module: the command (which opens no database) and any
@@ -35,7 +35,8 @@ export type EmbeddedDb = RootDatabase;
 /**
  * Opens (creating it when missing) the environment under `dataDir`. lmdb-js keeps one environment per path
  * and process, so opening it twice in one process returns the same one. Its reads see what other processes
- * committed before the message or request that prompted them (./embedded-snapshots.ts).
+ * committed before the message or request that prompted them, and a process that opened it exits once its
+ * writes are flushed (./embedded-db-processes.ts).
  */
 export function openEmbeddedDb(dataDir: string): EmbeddedDb {
   const path = join(dataDir, EMBEDDED_DB_DIR);

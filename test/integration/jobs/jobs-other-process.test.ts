@@ -1,5 +1,5 @@
 /**
- * A request reads what another process of the instance committed before it (src/platform/embedded-snapshots.ts):
+ * A request reads what another process of the instance committed before it (src/platform/embedded-db-processes.ts):
  * with several API workers and a job worker on one embedded database, a client that was told of a job by one
  * process must find it on any other. The test's process stands in for an API worker that read the store
  * earlier in the same turn of its event loop (lmdb-js keeps that turn's snapshot until a timer renews it);

@@ -1,5 +1,5 @@
 /**
- * A process of the instance that reads the embedded database when told to (embedded-snapshots.test.ts):
+ * A process of the instance that reads the embedded database when told to (embedded-db-processes.test.ts):
  * for each message `{ key }` it answers whether the key is there, then reads once more, so the snapshot of
  * that turn is still current when the next message arrives.
  */

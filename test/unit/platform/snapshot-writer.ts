@@ -1,4 +1,4 @@
-/** Commits one value to the embedded database, then writes a marker file (embedded-snapshots.test.ts). */
+/** Commits one value to the embedded database, then writes a marker file (embedded-db-processes.test.ts). */
 import { writeFileSync } from 'node:fs';
 import { openEmbeddedDb } from '../../../src/platform/embedded-db.js';
 
