@@ -57,7 +57,8 @@ export function followOtherProcessesCommits(database: OpenedDatabase): void {
  */
 export function exitAfterWrites(code: number, last: () => void = () => undefined): void {
   const flushed = Promise.all([...databases].map((database) => database.flushed));
-  const bound = new Promise((resolve) => setTimeout(resolve, FLUSH_BOUND_MS).unref());
+  // not unref'd: the process ends here, with `code`, never by its event loop running dry meanwhile
+  const bound = new Promise((resolve) => setTimeout(resolve, FLUSH_BOUND_MS));
   void Promise.race([flushed, bound])
     .catch(() => undefined)
     .finally(() => {
