@@ -41,11 +41,11 @@ export function seeLatestCommits(): void {
 }
 
 /**
- * Called for each database the process opens: from then on, every message from another process (before
- * any other listener hears it) starts a new snapshot. The listener keeps the IPC channel referenced, as the
- * buses' own listeners in the instance's processes already do.
+ * Called for each database the process opens (./embedded-db.ts): from then on, every message from another
+ * process (before any other listener hears it) starts a new snapshot, and an exit waits for its writes. The
+ * listener keeps the IPC channel referenced, as the buses' own listeners in the instance's processes do.
  */
-export function followOtherProcessesCommits(database: OpenedDatabase): void {
+export function registerOpenedDatabase(database: OpenedDatabase): void {
   if (databases.has(database)) return;
   databases.add(database);
   if (databases.size === 1 && process.send) process.prependListener('message', seeLatestCommits);

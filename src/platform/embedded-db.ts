@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
-import { followOtherProcessesCommits } from './embedded-db-processes.js';
+import { registerOpenedDatabase } from './embedded-db-processes.js';
 
 /**
  * lmdb, loaded at the first open rather than with this module: the command (which opens no database) and any
@@ -42,6 +42,6 @@ export function openEmbeddedDb(dataDir: string): EmbeddedDb {
   const path = join(dataDir, EMBEDDED_DB_DIR);
   mkdirSync(path, { recursive: true });
   const db = lmdbModule().open({ path, maxDbs: MAX_NAMED_DATABASES });
-  followOtherProcessesCommits(db);
+  registerOpenedDatabase(db);
   return db;
 }
