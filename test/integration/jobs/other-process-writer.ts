@@ -1,8 +1,9 @@
 /**
  * Another process of the instance storing a job (jobs-other-process.test.ts): a copy of job `argv[3]` under
- * a new id, for the same key, written to the embedded store in `argv[2]`; then its id in the marker file.
+ * a new id, for the same key, written to the embedded store in `argv[2]`; then its id in the marker file
+ * `argv[4]`.
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { openEmbeddedJobStore } from '../../../src/jobs/embedded/lmdb-job-store.js';
 import { newJobId } from '../../../src/jobs/job-record.js';
 
@@ -13,4 +14,6 @@ if (!existing) throw new Error(`no job ${existingId} to copy`);
 const record = { ...existing, id: newJobId(Date.now()) };
 const created = await store.create(record, store.readTargets(existingId) ?? [], 100);
 if (!created.ok) throw new Error('the copy was refused');
-writeFileSync(marker, record.id);
+// written whole, then named: the test reads the marker the moment it exists
+writeFileSync(`${marker}.part`, record.id);
+renameSync(`${marker}.part`, marker);
